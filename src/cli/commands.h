@@ -1,0 +1,22 @@
+// The pogi subcommands. Each takes its arguments after the subcommand name
+// and returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pogi::cli {
+
+inline constexpr uint16_t kDefaultHttpPort = 7644;
+inline constexpr uint16_t kDefaultGrpcPort = 7645;
+
+int Start(const std::vector<std::string>& args);
+int Env(const std::vector<std::string>& args);
+// status, tables, describe, stop: gRPC clients of a running pogi.
+int Admin(const std::string& command, const std::vector<std::string>& args);
+
+// Help texts.
+void PrintUsage();
+bool PrintCommandHelp(const std::string& command);
+
+}  // namespace pogi::cli

@@ -1,0 +1,52 @@
+// The single table from ErrorCode to DynamoDB's __type, HTTP status and gRPC status.
+#include "common/error.h"
+
+#include <array>
+
+namespace pogi {
+namespace {
+
+// gRPC status codes, spelled out so this file needs no gRPC header.
+constexpr int kGrpcAborted = 10, kGrpcInvalidArgument = 3, kGrpcNotFound = 5,
+              kGrpcFailedPrecondition = 9, kGrpcResourceExhausted = 8,
+              kGrpcUnimplemented = 12, kGrpcUnauthenticated = 16,
+              kGrpcPermissionDenied = 7, kGrpcInternal = 13,
+              kGrpcAlreadyExists = 6;
+
+
+// The three families of __type prefixes DynamoDB uses. Indexed by ErrorCode.
+const std::array<ErrorInfo, 21> kTable = {{
+    {"com.amazon.coral.validate#ValidationException", "ValidationException", 400, kGrpcInvalidArgument},
+    {"com.amazon.coral.service#SerializationException", "SerializationException", 400, kGrpcInvalidArgument},
+    {"com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400, kGrpcUnimplemented},
+    {"com.amazon.coral.service#MissingAuthenticationTokenException", "MissingAuthenticationTokenException", 400, kGrpcUnauthenticated},
+    {"com.amazon.coral.service#IncompleteSignatureException", "IncompleteSignatureException", 400, kGrpcUnauthenticated},
+    {"com.amazon.coral.service#InvalidSignatureException", "InvalidSignatureException", 400, kGrpcUnauthenticated},
+    {"com.amazon.coral.service#UnrecognizedClientException", "UnrecognizedClientException", 400, kGrpcUnauthenticated},
+    {"com.amazon.coral.service#AccessDeniedException", "AccessDeniedException", 400, kGrpcPermissionDenied},
+    {"com.amazon.coral.service#RequestEntityTooLargeException", "RequestEntityTooLargeException", 413, kGrpcResourceExhausted},
+    {"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "ResourceNotFoundException", 400, kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#ResourceInUseException", "ResourceInUseException", 400, kGrpcAlreadyExists},
+    {"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", "ConditionalCheckFailedException", 400, kGrpcAborted},
+    {"com.amazonaws.dynamodb.v20120810#LimitExceededException", "LimitExceededException", 400, kGrpcResourceExhausted},
+    {"com.amazonaws.dynamodb.v20120810#TransactionCanceledException", "TransactionCanceledException", 400, kGrpcAborted},
+    {"com.amazonaws.dynamodb.v20120810#TransactionConflictException", "TransactionConflictException", 400, kGrpcAborted},
+    {"com.amazonaws.dynamodb.v20120810#TransactionInProgressException", "TransactionInProgressException", 400, kGrpcAborted},
+    {"com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", "IdempotentParameterMismatchException", 400, kGrpcFailedPrecondition},
+    {"com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", "ItemCollectionSizeLimitExceededException", 400, kGrpcResourceExhausted},
+    {"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", "ProvisionedThroughputExceededException", 400, kGrpcResourceExhausted},
+    {"com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", "RequestLimitExceeded", 400, kGrpcResourceExhausted},
+    {"com.amazonaws.dynamodb.v20120810#InternalServerError", "InternalServerError", 500, kGrpcInternal},
+}};
+
+}  // namespace
+
+const ErrorInfo& InfoOf(ErrorCode code) { return kTable[static_cast<size_t>(code)]; }
+
+Error Error::InvalidParameter(std::string_view detail) {
+  std::string m = "One or more parameter values were invalid: ";
+  m.append(detail);
+  return Validation(std::move(m));
+}
+
+}  // namespace pogi

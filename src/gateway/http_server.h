@@ -1,0 +1,31 @@
+// HttpServer: the Boost.Beast listener and sessions in front of
+// HandleRequest. HTTP/1.1 keep-alive, HTTP/1.0 close-after-response,
+// DynamoDB's 16 MB request limit, x-amzn-RequestId and x-amz-crc32 headers.
+// Beast stays out of this header so that few files pay for its compile time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/result.h"
+#include "service/engine.h"
+
+namespace pogi::gateway {
+
+class HttpServer {
+ public:
+  // Binds host:port (port 0 picks a free one). Does not serve until Run().
+  static Result<std::unique_ptr<HttpServer>> Bind(service::Engine& engine, const std::string& host,
+                                                  uint16_t port, int threads);
+  virtual ~HttpServer() = default;
+
+  virtual uint16_t port() const = 0;
+  // Serves on the configured threads; returns after Stop() and the drain.
+  virtual void Run() = 0;
+  // Stops accepting, lets requests in flight finish (up to a grace period),
+  // then makes Run() return. Safe from any thread.
+  virtual void Stop() = 0;
+};
+
+}  // namespace pogi::gateway

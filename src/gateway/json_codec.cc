@@ -1,0 +1,427 @@
+// DynamoDB JSON <-> proto by reflection, with AttributeValue and Item by hand.
+#include "gateway/json_codec.h"
+
+#include <charconv>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+
+#include "common/base64.h"
+#include "pogi/v1/dynamodb.pb.h"
+
+namespace pogi::gateway {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::Reflection;
+using json = nlohmann::json;
+
+// Deeper JSON than this inside attribute values is refused before any work:
+// DynamoDB allows 32 levels of nesting.
+constexpr int kMaxValueDepth = 33;
+
+// The DynamoDB member name of a field: its json_name, first letter capitalized.
+std::string MemberName(const FieldDescriptor* f) {
+  std::string n = f->json_name();
+  if (!n.empty()) n[0] = static_cast<char>(toupper(static_cast<unsigned char>(n[0])));
+  return n;
+}
+
+// Member name -> field, built once per message type.
+const FieldDescriptor* FindMember(const Descriptor* d, const std::string& name) {
+  static std::mutex mu;
+  static std::unordered_map<const Descriptor*, std::unordered_map<std::string, const FieldDescriptor*>> cache;
+  std::lock_guard lock(mu);
+  auto [it, inserted] = cache.try_emplace(d);
+  if (inserted) {
+    for (int i = 0; i < d->field_count(); ++i) it->second[MemberName(d->field(i))] = d->field(i);
+  }
+  auto f = it->second.find(name);
+  return f == it->second.end() ? nullptr : f->second;
+}
+
+// DynamoDB's wording for a JSON token of the wrong kind.
+std::string TokenName(const json& j) {
+  switch (j.type()) {
+    case json::value_t::string: return "STRING_VALUE";
+    case json::value_t::boolean: return j.get<bool>() ? "TRUE_VALUE" : "FALSE_VALUE";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "NUMBER_VALUE";
+    case json::value_t::object: return "START_OBJECT";
+    case json::value_t::array: return "START_ARRAY";
+    default: return "VALUE_NULL";
+  }
+}
+
+Error Mismatch(const json& j, std::string_view expected) {
+  if (j.is_object()) return Error::Serialization("Start of structure or map found where not expected.");
+  if (j.is_array()) return Error::Serialization("Start of list found where not expected");
+  return Error::Serialization(TokenName(j) + " cannot be converted to " + std::string(expected));
+}
+
+Status ReadMessage(const json& j, Message* m, int depth);
+Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth);
+
+Status ReadString(const json& j, std::string* out) {
+  if (!j.is_string()) return Mismatch(j, "String");
+  *out = j.get_ref<const std::string&>();
+  return Status::Ok();
+}
+
+Status ReadStringList(const json& j, google::protobuf::RepeatedPtrField<std::string>* out, bool binary) {
+  if (!j.is_array()) return Mismatch(j, "List");
+  for (const auto& e : j) {
+    std::string s;
+    POGI_RETURN_IF_ERROR(ReadString(e, &s));
+    if (binary) {
+      auto b = Base64Decode(s);
+      if (!b) return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " + std::to_string(s.size()));
+      s = std::move(*b);
+    }
+    out->Add(std::move(s));
+  }
+  return Status::Ok();
+}
+
+// {"S": "x"}, {"N": "1"}, {"M": {...}}, ... An object with no known member
+// stays empty for the engine to report; two members are DynamoDB's error.
+Status ReadAttributeValue(const json& j, v1::AttributeValue* v, int depth) {
+  if (!j.is_object()) return Mismatch(j, "AttributeValue");
+  if (depth > kMaxValueDepth) return Error::Validation("Nesting Levels have exceeded supported limits");
+  int set = 0;
+  for (const auto& [key, member] : j.items()) {
+    if (member.is_null()) continue;
+    ++set;
+    if (key == "S") {
+      POGI_RETURN_IF_ERROR(ReadString(member, v->mutable_s()));
+    } else if (key == "N") {
+      POGI_RETURN_IF_ERROR(ReadString(member, v->mutable_n()));
+    } else if (key == "B") {
+      std::string s;
+      POGI_RETURN_IF_ERROR(ReadString(member, &s));
+      auto b = Base64Decode(s);
+      if (!b) return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " + std::to_string(s.size()));
+      v->set_b(std::move(*b));
+    } else if (key == "SS") {
+      POGI_RETURN_IF_ERROR(ReadStringList(member, v->mutable_ss()->mutable_values(), false));
+    } else if (key == "NS") {
+      POGI_RETURN_IF_ERROR(ReadStringList(member, v->mutable_ns()->mutable_values(), false));
+    } else if (key == "BS") {
+      POGI_RETURN_IF_ERROR(ReadStringList(member, v->mutable_bs()->mutable_values(), true));
+    } else if (key == "M") {
+      POGI_RETURN_IF_ERROR(ReadAttributeMap(member, v->mutable_m()->mutable_fields(), depth + 1));
+    } else if (key == "L") {
+      if (!member.is_array()) return Mismatch(member, "List");
+      auto* list = v->mutable_l();
+      for (const auto& e : member) POGI_RETURN_IF_ERROR(ReadAttributeValue(e, list->add_values(), depth + 1));
+    } else if (key == "NULL" || key == "BOOL") {
+      if (!member.is_boolean()) return Mismatch(member, "Boolean");
+      key == "NULL" ? v->set_null_value(member.get<bool>()) : v->set_bool_value(member.get<bool>());
+    } else {
+      --set;  // unknown members are ignored, as DynamoDB does
+    }
+  }
+  if (set > 1) {
+    return Error::Validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+        "supported datatypes");
+  }
+  return Status::Ok();
+}
+
+Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth) {
+  if (!j.is_object()) return Mismatch(j, "Map");
+  for (const auto& [key, member] : j.items()) {
+    if (member.is_null()) continue;
+    POGI_RETURN_IF_ERROR(ReadAttributeValue(member, &(*out)[key], depth));
+  }
+  return Status::Ok();
+}
+
+// One scalar or message value of field `f` into `m` (for repeated fields,
+// appended).
+Status ReadSingle(const json& j, Message* m, const FieldDescriptor* f, int depth) {
+  const Reflection* r = m->GetReflection();
+  bool rep = f->is_repeated();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_STRING: {
+      std::string s;
+      POGI_RETURN_IF_ERROR(ReadString(j, &s));
+      rep ? r->AddString(m, f, std::move(s)) : r->SetString(m, f, std::move(s));
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_INT64:
+    case FieldDescriptor::CPPTYPE_INT32: {
+      if (!j.is_number_integer()) return Mismatch(j, j.is_number() ? "Long" : "Long");
+      int64_t v = j.get<int64_t>();
+      if (f->cpp_type() == FieldDescriptor::CPPTYPE_INT32) {
+        rep ? r->AddInt32(m, f, static_cast<int32_t>(v)) : r->SetInt32(m, f, static_cast<int32_t>(v));
+      } else {
+        rep ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
+      }
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_DOUBLE: {
+      if (!j.is_number()) return Mismatch(j, "Double");
+      rep ? r->AddDouble(m, f, j.get<double>()) : r->SetDouble(m, f, j.get<double>());
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_BOOL: {
+      if (!j.is_boolean()) return Mismatch(j, "Boolean");
+      rep ? r->AddBool(m, f, j.get<bool>()) : r->SetBool(m, f, j.get<bool>());
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_MESSAGE: {
+      Message* sub = rep ? r->AddMessage(m, f) : r->MutableMessage(m, f);
+      return ReadMessage(j, sub, depth + 1);
+    }
+    default:
+      return Error::Internal("unsupported field type in " + f->full_name());
+  }
+}
+
+Status ReadField(const json& j, Message* m, const FieldDescriptor* f, int depth) {
+  if (f->is_map()) {
+    if (!j.is_object()) return Mismatch(j, "Map");
+    const Descriptor* entry = f->message_type();
+    const FieldDescriptor* kf = entry->map_key();
+    const FieldDescriptor* vf = entry->map_value();
+    for (const auto& [key, member] : j.items()) {
+      if (member.is_null()) continue;
+      Message* e = m->GetReflection()->AddMessage(m, f);
+      e->GetReflection()->SetString(e, kf, key);
+      POGI_RETURN_IF_ERROR(ReadSingle(member, e, vf, depth));
+    }
+    return Status::Ok();
+  }
+  if (f->is_repeated()) {
+    if (!j.is_array()) return Mismatch(j, "List");
+    for (const auto& e : j) POGI_RETURN_IF_ERROR(ReadSingle(e, m, f, depth));
+    return Status::Ok();
+  }
+  return ReadSingle(j, m, f, depth);
+}
+
+Status ReadMessage(const json& j, Message* m, int depth) {
+  const Descriptor* d = m->GetDescriptor();
+  if (d == v1::AttributeValue::descriptor()) {
+    return ReadAttributeValue(j, static_cast<v1::AttributeValue*>(m), depth);
+  }
+  if (d == v1::Item::descriptor()) {
+    return ReadAttributeMap(j, static_cast<v1::Item*>(m)->mutable_attributes(), depth);
+  }
+  if (!j.is_object()) return Mismatch(j, d->name());
+  for (const auto& [key, member] : j.items()) {
+    if (member.is_null()) continue;  // null is absent
+    const FieldDescriptor* f = FindMember(d, key);
+    if (!f) continue;  // unknown members are ignored
+    POGI_RETURN_IF_ERROR(ReadField(member, m, f, depth));
+  }
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------- writing
+
+void WriteString(std::string_view s, std::string* out) {
+  out->push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          snprintf(buf, sizeof buf, "\\u%04x", c);
+          out->append(buf);
+        } else {
+          out->push_back(c);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+template <typename T>
+void WriteNumber(T v, std::string* out) {
+  char buf[32];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, res.ptr);
+}
+
+void WriteMessage(const Message& m, std::string* out);
+void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeValue>& map, std::string* out);
+
+void WriteStringList(const google::protobuf::RepeatedPtrField<std::string>& list, bool binary, std::string* out) {
+  out->push_back('[');
+  bool first = true;
+  for (const auto& s : list) {
+    if (!first) out->push_back(',');
+    first = false;
+    WriteString(binary ? Base64Encode(s) : s, out);
+  }
+  out->push_back(']');
+}
+
+void WriteAttributeValue(const v1::AttributeValue& v, std::string* out) {
+  using V = v1::AttributeValue;
+  switch (v.value_case()) {
+    case V::kS: out->append("{\"S\":"); WriteString(v.s(), out); break;
+    case V::kN: out->append("{\"N\":"); WriteString(v.n(), out); break;
+    case V::kB: out->append("{\"B\":"); WriteString(Base64Encode(v.b()), out); break;
+    case V::kSs: out->append("{\"SS\":"); WriteStringList(v.ss().values(), false, out); break;
+    case V::kNs: out->append("{\"NS\":"); WriteStringList(v.ns().values(), false, out); break;
+    case V::kBs: out->append("{\"BS\":"); WriteStringList(v.bs().values(), true, out); break;
+    case V::kM: out->append("{\"M\":"); WriteAttributeMap(v.m().fields(), out); break;
+    case V::kL: {
+      out->append("{\"L\":[");
+      bool first = true;
+      for (const auto& e : v.l().values()) {
+        if (!first) out->push_back(',');
+        first = false;
+        WriteAttributeValue(e, out);
+      }
+      out->push_back(']');
+      break;
+    }
+    case V::kNullValue: out->append("{\"NULL\":true"); break;
+    case V::kBoolValue: out->append(v.bool_value() ? "{\"BOOL\":true" : "{\"BOOL\":false"); break;
+    case V::VALUE_NOT_SET: out->append("{"); break;
+  }
+  out->push_back('}');
+}
+
+void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeValue>& map, std::string* out) {
+  out->push_back('{');
+  bool first = true;
+  for (const auto& [k, v] : map) {
+    if (!first) out->push_back(',');
+    first = false;
+    WriteString(k, out);
+    out->push_back(':');
+    WriteAttributeValue(v, out);
+  }
+  out->push_back('}');
+}
+
+void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::string* out) {
+  const Reflection* r = m.GetReflection();
+  bool rep = index >= 0;
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_STRING:
+      WriteString(rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_INT64:
+      WriteNumber(rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_INT32:
+      WriteNumber(rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      WriteNumber(rep ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      out->append((rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f)) ? "true" : "false");
+      break;
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      WriteMessage(rep ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f), out);
+      break;
+    default:
+      out->append("null");
+  }
+}
+
+// Repeated fields DynamoDB returns even when empty.
+bool AlwaysEmitted(const FieldDescriptor* f) {
+  return f == v1::ListTablesResponse::descriptor()->FindFieldByName("table_names");
+}
+
+void WriteMessage(const Message& m, std::string* out) {
+  const Descriptor* d = m.GetDescriptor();
+  if (d == v1::AttributeValue::descriptor()) {
+    return WriteAttributeValue(static_cast<const v1::AttributeValue&>(m), out);
+  }
+  if (d == v1::Item::descriptor()) {
+    return WriteAttributeMap(static_cast<const v1::Item&>(m).attributes(), out);
+  }
+  const Reflection* r = m.GetReflection();
+  out->push_back('{');
+  bool first = true;
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    bool present = f->is_repeated() ? (r->FieldSize(m, f) > 0 || AlwaysEmitted(f)) : r->HasField(m, f);
+    if (!present) continue;
+    if (!first) out->push_back(',');
+    first = false;
+    WriteString(MemberName(f), out);
+    out->push_back(':');
+    if (f->is_map()) {
+      const FieldDescriptor* kf = f->message_type()->map_key();
+      const FieldDescriptor* vf = f->message_type()->map_value();
+      out->push_back('{');
+      for (int k = 0; k < r->FieldSize(m, f); ++k) {
+        const Message& e = r->GetRepeatedMessage(m, f, k);
+        if (k) out->push_back(',');
+        WriteString(e.GetReflection()->GetString(e, kf), out);
+        out->push_back(':');
+        WriteSingle(e, vf, -1, out);
+      }
+      out->push_back('}');
+    } else if (f->is_repeated()) {
+      out->push_back('[');
+      for (int k = 0; k < r->FieldSize(m, f); ++k) {
+        if (k) out->push_back(',');
+        WriteSingle(m, f, k, out);
+      }
+      out->push_back(']');
+    } else {
+      WriteSingle(m, f, -1, out);
+    }
+  }
+  out->push_back('}');
+}
+
+}  // namespace
+
+Status JsonToMessage(std::string_view text, Message* out) {
+  out->Clear();
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Error::Serialization("");
+  if (!j.is_object()) return Mismatch(j, out->GetDescriptor()->name());
+  return ReadMessage(j, out, 0);
+}
+
+void MessageToJson(const Message& message, std::string* out) { WriteMessage(message, out); }
+
+std::string ErrorToJson(const Error& error) {
+  std::string out = "{\"__type\":";
+  WriteString(error.info().type, &out);
+  if (!error.message().empty()) {
+    out.append(",\"message\":");
+    WriteString(error.message(), &out);
+  }
+  if (const v1::ErrorDetail* d = error.detail()) {
+    if (d->has_item()) {
+      out.append(",\"Item\":");
+      WriteAttributeMap(d->item().attributes(), &out);
+    }
+    if (d->cancellation_reasons_size() > 0) {
+      out.append(",\"CancellationReasons\":[");
+      for (int i = 0; i < d->cancellation_reasons_size(); ++i) {
+        if (i) out.push_back(',');
+        WriteMessage(d->cancellation_reasons(i), &out);
+      }
+      out.push_back(']');
+    }
+  }
+  out.push_back('}');
+  return out;
+}
+
+}  // namespace pogi::gateway

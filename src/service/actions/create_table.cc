@@ -1,0 +1,194 @@
+// CreateTable: validate the key schema, attribute definitions and billing
+// exactly as DynamoDB does, then record the table in the catalog.
+#include <random>
+#include <set>
+
+#include "service/constraints.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+namespace {
+
+constexpr const char* kAccount = "000000000000";
+constexpr const char* kRegion = "us-east-1";
+
+std::string NewTableId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  uint64_t a = rng(), b = rng();
+  char buf[40];
+  snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
+           static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
+           static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
+           static_cast<unsigned long long>(b & 0xffffffffffffull));
+  return buf;
+}
+
+// The member constraints, reported together as DynamoDB does.
+Status CheckMembers(const v1::CreateTableRequest& req) {
+  Constraints c;
+  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  c.Required(req.attribute_definitions_size() > 0, "attributeDefinitions");
+  c.Required(req.key_schema_size() > 0, "keySchema");
+  if (req.key_schema_size() > 2) {
+    c.Count(req.key_schema_size(), 1, 2, "KeySchema", "keySchema");
+  }
+  for (int i = 0; i < req.key_schema_size(); ++i) {
+    const auto& k = req.key_schema(i);
+    std::string at = "keySchema." + std::to_string(i + 1) + ".member.";
+    c.Required(k.has_attribute_name(), at + "attributeName");
+    c.Length(k.has_attribute_name() ? &k.attribute_name() : nullptr, 1, 255, at + "attributeName");
+    c.Required(k.has_key_type(), at + "keyType");
+    c.OneOf(k.has_key_type() ? &k.key_type() : nullptr, {"HASH", "RANGE"}, at + "keyType");
+  }
+  for (int i = 0; i < req.attribute_definitions_size(); ++i) {
+    const auto& a = req.attribute_definitions(i);
+    std::string at = "attributeDefinitions." + std::to_string(i + 1) + ".member.";
+    c.Required(a.has_attribute_name(), at + "attributeName");
+    c.Length(a.has_attribute_name() ? &a.attribute_name() : nullptr, 1, 255, at + "attributeName");
+    c.Required(a.has_attribute_type(), at + "attributeType");
+    c.OneOf(a.has_attribute_type() ? &a.attribute_type() : nullptr, {"B", "N", "S"},
+            at + "attributeType");
+  }
+  c.OneOf(req.has_billing_mode() ? &req.billing_mode() : nullptr, {"PROVISIONED", "PAY_PER_REQUEST"},
+          "billingMode");
+  if (req.has_provisioned_throughput()) {
+    const auto& p = req.provisioned_throughput();
+    c.Required(p.has_read_capacity_units(), "provisionedThroughput.readCapacityUnits");
+    c.Required(p.has_write_capacity_units(), "provisionedThroughput.writeCapacityUnits");
+    c.AtLeast(p.has_read_capacity_units() ? std::optional(p.read_capacity_units()) : std::nullopt, 1,
+              "provisionedThroughput.readCapacityUnits");
+    c.AtLeast(p.has_write_capacity_units() ? std::optional(p.write_capacity_units()) : std::nullopt, 1,
+              "provisionedThroughput.writeCapacityUnits");
+  }
+  c.OneOf(req.has_table_class() ? &req.table_class() : nullptr, {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
+          "tableClass");
+  return c.Finish();
+}
+
+// The rules that relate members to each other.
+Status CheckSchema(const v1::CreateTableRequest& req) {
+  std::set<std::string> defined;
+  for (const auto& a : req.attribute_definitions()) {
+    if (!defined.insert(a.attribute_name()).second) {
+      return Error::InvalidParameter("Duplicate AttributeName in AttributeDefinitions: " + a.attribute_name());
+    }
+  }
+  const auto& ks = req.key_schema();
+  if (ks[0].key_type() != "HASH") {
+    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (ks.size() == 2) {
+    if (ks[1].key_type() != "RANGE") {
+      return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    }
+    if (ks[0].attribute_name() == ks[1].attribute_name()) {
+      return Error::Validation(
+          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    }
+  }
+  for (const auto& k : ks) {
+    if (!defined.count(k.attribute_name())) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Some index key attributes are not defined in "
+          "AttributeDefinitions. Keys: [" + k.attribute_name() + "], AttributeDefinitions: [" +
+          [&] {
+            std::string s;
+            for (const auto& a : req.attribute_definitions()) s += (s.empty() ? "" : ", ") + a.attribute_name();
+            return s;
+          }() + "]");
+    }
+  }
+  if (defined.size() != static_cast<size_t>(ks.size())) {
+    return Error::InvalidParameter(
+        "Number of attributes in KeySchema does not exactly match number of attributes defined in "
+        "AttributeDefinitions");
+  }
+  bool on_demand = req.billing_mode() == "PAY_PER_REQUEST";
+  if (on_demand && req.has_provisioned_throughput()) {
+    return Error::InvalidParameter(
+        "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
+        "PAY_PER_REQUEST");
+  }
+  if (!on_demand && !req.has_provisioned_throughput()) {
+    if (req.has_billing_mode()) {
+      return Error::InvalidParameter(
+          "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is "
+          "PROVISIONED");
+    }
+    return Error::Validation("No provisioned throughput specified for the table");
+  }
+  // Secondary indexes and streams are not implemented yet: refuse them
+  // rather than create a table that silently lacks them.
+  if (req.local_secondary_indexes_size() || req.global_secondary_indexes_size()) {
+    return Error::Validation("pogi does not support secondary indexes yet");
+  }
+  if (req.has_stream_specification() && req.stream_specification().stream_enabled()) {
+    return Error::Validation("pogi does not support DynamoDB Streams yet");
+  }
+  return Status::Ok();
+}
+
+v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double now) {
+  v1::TableDescription d;
+  d.set_table_name(req.table_name());
+  *d.mutable_attribute_definitions() = req.attribute_definitions();
+  *d.mutable_key_schema() = req.key_schema();
+  d.set_table_status("ACTIVE");
+  d.set_creation_date_time(now);
+  d.set_table_arn(std::string("arn:aws:dynamodb:") + kRegion + ":" + kAccount + ":table/" + req.table_name());
+  d.set_table_id(NewTableId());
+  auto* pt = d.mutable_provisioned_throughput();
+  pt->set_number_of_decreases_today(0);
+  if (req.billing_mode() == "PAY_PER_REQUEST") {
+    pt->set_read_capacity_units(0);
+    pt->set_write_capacity_units(0);
+    d.mutable_billing_mode_summary()->set_billing_mode("PAY_PER_REQUEST");
+    d.mutable_billing_mode_summary()->set_last_update_to_pay_per_request_date_time(now);
+  } else {
+    pt->set_read_capacity_units(req.provisioned_throughput().read_capacity_units());
+    pt->set_write_capacity_units(req.provisioned_throughput().write_capacity_units());
+  }
+  if (req.has_table_class()) {
+    d.mutable_table_class_summary()->set_table_class(req.table_class());
+  }
+  if (req.has_sse_specification() && req.sse_specification().enabled()) {
+    auto* sse = d.mutable_sse_description();
+    sse->set_status("ENABLED");
+    sse->set_sse_type("KMS");
+    sse->set_kms_master_key_arn(std::string("arn:aws:kms:") + kRegion + ":" + kAccount +
+                                ":key/" + NewTableId());
+  }
+  d.set_deletion_protection_enabled(req.deletion_protection_enabled());
+  return d;
+}
+
+}  // namespace
+
+Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckMembers(req));
+  POGI_RETURN_IF_ERROR(CheckSchema(req));
+  v1::TableDescription d = BuildDescription(req, clock_->Now());
+  std::shared_ptr<const Table> table;
+  Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
+    // Checked under the write lock, so two concurrent creates cannot both win.
+    if (catalog_.Find(req.table_name())) {
+      return Error::ResourceInUse("Table already exists: " + req.table_name());
+    }
+    POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateTable({0, req.table_name(), d.SerializeAsString()}));
+    table = Catalog::Make(id, d);
+    catalog_.Put(table);  // inside the write, so the next create sees it
+    return Status::Ok();
+  });
+  if (!s.ok() && table) catalog_.Remove(req.table_name());
+  POGI_RETURN_IF_ERROR(s);
+  v1::CreateTableResponse resp;
+  *resp.mutable_table_description() = d;
+  // DynamoDB answers CREATING; the table is usable at once here, and every
+  // later DescribeTable says ACTIVE.
+  resp.mutable_table_description()->set_table_status("CREATING");
+  resp.mutable_table_description()->set_item_count(0);
+  resp.mutable_table_description()->set_table_size_bytes(0);
+  return resp;
+}
+
+}  // namespace pogi::service

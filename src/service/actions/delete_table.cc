@@ -1,0 +1,38 @@
+// DeleteTable: remove a table and all its items; answers the last description.
+#include "service/constraints.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+
+Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest& req) {
+  Constraints c;
+  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  POGI_RETURN_IF_ERROR(c.Finish());
+  v1::DeleteTableResponse resp;
+  Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
+    auto table = catalog_.Find(req.table_name());
+    if (!table) {
+      return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() +
+                                     " not found");
+    }
+    if (table->description.deletion_protection_enabled()) {
+      return Error::Validation("Resource cannot be deleted as it is currently protected against "
+                               "deletion. Disable deletion protection first.");
+    }
+    POGI_ASSIGN_OR_RETURN(auto rec, txn.GetTable(table->id));
+    auto* d = resp.mutable_table_description();
+    *d = table->description;
+    d->set_table_status("DELETING");
+    if (rec) {
+      d->set_item_count(rec->item_count);
+      d->set_table_size_bytes(rec->size_bytes);
+    }
+    POGI_RETURN_IF_ERROR(txn.DropTable(table->id));
+    catalog_.Remove(req.table_name());
+    return Status::Ok();
+  });
+  POGI_RETURN_IF_ERROR(s);
+  return resp;
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,21 @@
+// DescribeTable: the table's description with its live item count and size.
+#include "service/constraints.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+
+Result<v1::DescribeTableResponse> Engine::DescribeTable(const v1::DescribeTableRequest& req) {
+  Constraints c;
+  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  POGI_RETURN_IF_ERROR(c.Finish());
+  auto table = catalog_.Find(req.table_name());
+  if (!table) {
+    return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() + " not found");
+  }
+  POGI_ASSIGN_OR_RETURN(auto d, Describe(*table));
+  v1::DescribeTableResponse resp;
+  *resp.mutable_table() = std::move(d);
+  return resp;
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,46 @@
+// Constraints: DynamoDB's first line of request validation. Each failed
+// member constraint is recorded in DynamoDB's words, and Finish() reports them
+// together: "1 validation error detected: Value null at 'tableName' failed to
+// satisfy constraint: Member must not be null" (several joined by "; ").
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace pogi::service {
+
+class Constraints {
+ public:
+  // Member must not be null.
+  void Required(bool present, std::string_view path);
+  // Length of a string (in characters, as DynamoDB counts them) within [min, max].
+  void Length(const std::string* value, size_t min, size_t max, std::string_view path);
+  // String matching [a-zA-Z0-9_.-]+ (table and index names).
+  void NamePattern(const std::string* value, std::string_view path);
+  // One of `allowed`.
+  void OneOf(const std::string* value, std::initializer_list<std::string_view> allowed,
+             std::string_view path);
+  // Number of elements of a list within [min, max]; `rendered` is how the list is shown.
+  void Count(size_t n, size_t min, size_t max, std::string_view rendered, std::string_view path);
+  // A number no smaller than `min`.
+  void AtLeast(std::optional<int64_t> value, int64_t min, std::string_view path);
+
+  void Add(std::string message) { errors_.push_back(std::move(message)); }
+  bool ok() const { return errors_.empty(); }
+  // OK, or one ValidationException listing every failure.
+  Status Finish() const;
+
+ private:
+  std::vector<std::string> errors_;
+};
+
+// Validates a table name the way every operation does (3..255 characters, pattern).
+void CheckTableName(Constraints& c, const std::string* name, std::string_view path = "tableName");
+
+}  // namespace pogi::service

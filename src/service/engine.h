@@ -1,0 +1,59 @@
+// Engine: DynamoDB's operations over storage. It validates each request,
+// runs it atomically, and returns a proto response or a pogi::Error. It knows
+// nothing of HTTP, JSON or gRPC; both front doors call it. Thread-safe.
+//
+// Each operation lives in its own file under service/actions/.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/result.h"
+#include "pogi/v1/dynamodb.pb.h"
+#include "service/catalog.h"
+#include "service/clock.h"
+#include "storage/storage.h"
+
+namespace pogi::service {
+
+struct TableStats {
+  std::string name;
+  std::string status;
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+};
+
+class Engine {
+ public:
+  // Opens storage and loads the catalog.
+  static Result<std::unique_ptr<Engine>> Open(const storage::Options& options,
+                                              std::shared_ptr<const Clock> clock);
+
+  Result<v1::CreateTableResponse> CreateTable(const v1::CreateTableRequest& req);
+  Result<v1::DescribeTableResponse> DescribeTable(const v1::DescribeTableRequest& req);
+  Result<v1::DeleteTableResponse> DeleteTable(const v1::DeleteTableRequest& req);
+  Result<v1::ListTablesResponse> ListTables(const v1::ListTablesRequest& req);
+  Result<v1::PutItemResponse> PutItem(const v1::PutItemRequest& req);
+  Result<v1::GetItemResponse> GetItem(const v1::GetItemRequest& req);
+  Result<v1::DeleteItemResponse> DeleteItem(const v1::DeleteItemRequest& req);
+
+  // For the admin service: every table with its live counters.
+  Result<std::vector<TableStats>> Stats();
+
+  const Clock& clock() const { return *clock_; }
+
+ private:
+  Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock)
+      : storage_(std::move(storage)), clock_(std::move(clock)) {}
+
+  // The table named `name`, or DynamoDB's ResourceNotFoundException.
+  Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
+  // The full description of `table`, live counters included.
+  Result<v1::TableDescription> Describe(const Table& table);
+
+  std::unique_ptr<storage::Storage> storage_;
+  std::shared_ptr<const Clock> clock_;
+  Catalog catalog_;
+};
+
+}  // namespace pogi::service

@@ -1,0 +1,36 @@
+// DynamoDB's checks of attribute values, items and keys, with its messages.
+// Validation also normalizes: numbers are rewritten in canonical form, so
+// that what is stored and compared is canonical.
+#pragma once
+
+#include "common/result.h"
+#include "service/catalog.h"
+#include "storage/storage.h"
+#include "value/item.h"
+
+namespace pogi::service {
+
+using value::AttributeMap;
+
+// DynamoDB's limits (DESIGN.md).
+inline constexpr int64_t kMaxItemSize = 400 * 1024;
+inline constexpr size_t kMaxPartitionKeySize = 2048;
+inline constexpr size_t kMaxSortKeySize = 1024;
+inline constexpr int kMaxNestingDepth = 32;
+
+// Checks one value (exactly one type set, NULL is true, sets non-empty and
+// without duplicates, numbers valid, nesting within limits) and puts its
+// numbers in canonical form.
+Status ValidateValue(v1::AttributeValue* v);
+// ValidateValue over every attribute of a map.
+Status ValidateAttributes(AttributeMap* item);
+
+// For PutItem: validates the item, checks its key attributes against the
+// table's schema and the item size, and returns the encoded key.
+Result<storage::EncodedKey> ValidateItemForPut(const Table& table, AttributeMap* item);
+
+// For GetItem/DeleteItem/UpdateItem: the key must have exactly the table's
+// key attributes, of the declared types. Returns the encoded key.
+Result<storage::EncodedKey> ValidateKey(const Table& table, AttributeMap* key);
+
+}  // namespace pogi::service

@@ -1,0 +1,27 @@
+// The one table from DynamoDB operation name to the engine method serving it,
+// type-erased so both front doors dispatch the same way. An operation that is
+// not in the table is not implemented: callers answer UnknownOperationException.
+#pragma once
+
+#include <google/protobuf/message.h>
+
+#include <memory>
+#include <string_view>
+
+#include "common/result.h"
+
+namespace pogi::service {
+
+class Engine;
+
+struct Operation {
+  std::string_view name;  // "PutItem"
+  const google::protobuf::Message* request_prototype;
+  Result<std::unique_ptr<google::protobuf::Message>> (*invoke)(Engine& engine,
+                                                              const google::protobuf::Message& request);
+};
+
+// The operation named `name`, or null.
+const Operation* FindOperation(std::string_view name);
+
+}  // namespace pogi::service

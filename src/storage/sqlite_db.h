@@ -1,0 +1,68 @@
+// A thin RAII layer over the SQLite C API: a connection and a cache of its
+// prepared statements. Statements are static SQL text; values are bound.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "common/result.h"
+
+namespace pogi::storage {
+
+// A prepared statement borrowed from a connection's cache. Reset on destruction.
+class Stmt {
+ public:
+  explicit Stmt(sqlite3_stmt* s) : s_(s) {}
+  ~Stmt() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& Bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); return *this; }
+  Stmt& Bind(int i, std::string_view v) {
+    sqlite3_bind_blob(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    return *this;
+  }
+  Stmt& BindText(int i, std::string_view v) {
+    sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    return *this;
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error code.
+  int Step() { return sqlite3_step(s_); }
+  int64_t Int(int col) const { return sqlite3_column_int64(s_, col); }
+  std::string Blob(int col) const {
+    const void* p = sqlite3_column_blob(s_, col);
+    return std::string(static_cast<const char*>(p), sqlite3_column_bytes(s_, col));
+  }
+
+ private:
+  sqlite3_stmt* s_;
+};
+
+class Db {
+ public:
+  // Opens `path` (":memory:" for a private in-memory database).
+  static Result<std::unique_ptr<Db>> Open(const std::string& path, bool read_only);
+  ~Db();
+
+  // Runs SQL text with no results (schema, pragmas, BEGIN/COMMIT).
+  Status Exec(const char* sql);
+  // The cached prepared statement for `sql`, which must be a string literal.
+  Result<std::unique_ptr<Stmt>> Prepare(const char* sql);
+  // An internal error naming the failed step and SQLite's message.
+  Error Fail(std::string_view what) const;
+  sqlite3* raw() const { return db_; }
+
+ private:
+  explicit Db(sqlite3* db) : db_(db) {}
+  sqlite3* db_;
+  std::unordered_map<const char*, sqlite3_stmt*> cache_;
+};
+
+}  // namespace pogi::storage

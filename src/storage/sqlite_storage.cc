@@ -1,0 +1,252 @@
+// Storage on SQLite: one database file in WAL mode, a catalog table, and one
+// WITHOUT ROWID table holding every item ordered by (table, hash of the
+// partition key, partition key, sort key). One writer connection serializes
+// writes; readers have connections of their own and never wait for it.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "storage/sqlite_db.h"
+#include "storage/storage.h"
+
+namespace pogi::storage {
+namespace {
+
+// DO NOT CHANGE without a migration: the on-disk format version.
+constexpr int64_t kFormatVersion = 1;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS catalog(
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  description BLOB NOT NULL,
+  item_count INTEGER NOT NULL DEFAULT 0,
+  size_bytes INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS items(
+  table_id INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  sk BLOB NOT NULL,
+  item BLOB NOT NULL,
+  PRIMARY KEY(table_id, hash, pk, sk)) WITHOUT ROWID;
+)sql";
+
+// Scan order follows this hash of the encoded partition key (DESIGN.md), so
+// that parallel scan segments are contiguous ranges. FNV-1a, 63 bits so that
+// SQLite's signed integers sort it as unsigned. DO NOT CHANGE: stored on disk.
+int64_t PartitionHash(std::string_view partition) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : partition) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return static_cast<int64_t>(h >> 1);
+}
+
+// ReadTxn and WriteTxn over one connection. The caller holds that connection
+// exclusively for the transaction's life.
+class SqliteTxn final : public WriteTxn {
+ public:
+  explicit SqliteTxn(Db* db) : db_(db) {}
+
+  Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) override {
+    POGI_ASSIGN_OR_RETURN(
+        auto st, db_->Prepare("SELECT item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND sk=?4"));
+    st->Bind(1, table_id).Bind(2, PartitionHash(key.partition)).Bind(3, key.partition).Bind(4, key.sort);
+    int rc = st->Step();
+    if (rc == SQLITE_ROW) return std::optional<std::string>(st->Blob(0));
+    if (rc == SQLITE_DONE) return std::optional<std::string>();
+    return db_->Fail("read item");
+  }
+
+  Result<std::optional<TableRecord>> GetTable(int64_t table_id) override {
+    POGI_ASSIGN_OR_RETURN(
+        auto st, db_->Prepare("SELECT name, description, item_count, size_bytes FROM catalog WHERE id=?1"));
+    st->Bind(1, table_id);
+    int rc = st->Step();
+    if (rc == SQLITE_DONE) return std::optional<TableRecord>();
+    if (rc != SQLITE_ROW) return db_->Fail("read catalog");
+    return std::optional<TableRecord>(TableRecord{table_id, st->Blob(0), st->Blob(1), st->Int(2), st->Int(3)});
+  }
+
+  Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes) override {
+    POGI_ASSIGN_OR_RETURN(
+        auto st, db_->Prepare("INSERT OR REPLACE INTO items(table_id, hash, pk, sk, item) VALUES(?1,?2,?3,?4,?5)"));
+    st->Bind(1, table_id).Bind(2, PartitionHash(key.partition)).Bind(3, key.partition).Bind(4, key.sort).Bind(5, bytes);
+    return Done(st->Step(), "write item");
+  }
+
+  Status DeleteItem(int64_t table_id, const EncodedKey& key) override {
+    POGI_ASSIGN_OR_RETURN(
+        auto st, db_->Prepare("DELETE FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND sk=?4"));
+    st->Bind(1, table_id).Bind(2, PartitionHash(key.partition)).Bind(3, key.partition).Bind(4, key.sort);
+    return Done(st->Step(), "delete item");
+  }
+
+  Status AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) override {
+    POGI_ASSIGN_OR_RETURN(
+        auto st, db_->Prepare("UPDATE catalog SET item_count=item_count+?2, size_bytes=size_bytes+?3 WHERE id=?1"));
+    st->Bind(1, table_id).Bind(2, items).Bind(3, bytes);
+    return Done(st->Step(), "update counters");
+  }
+
+  Result<int64_t> CreateTable(const TableRecord& record) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("INSERT INTO catalog(name, description) VALUES(?1,?2)"));
+    st->BindText(1, record.name).Bind(2, record.description);
+    POGI_RETURN_IF_ERROR(Done(st->Step(), "create table"));
+    return static_cast<int64_t>(sqlite3_last_insert_rowid(db_->raw()));
+  }
+
+  Status UpdateTableDescription(int64_t table_id, std::string_view description) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("UPDATE catalog SET description=?2 WHERE id=?1"));
+    st->Bind(1, table_id).Bind(2, description);
+    return Done(st->Step(), "update table");
+  }
+
+  Status DropTable(int64_t table_id) override {
+    {
+      POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM items WHERE table_id=?1"));
+      st->Bind(1, table_id);
+      POGI_RETURN_IF_ERROR(Done(st->Step(), "drop items"));
+    }
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM catalog WHERE id=?1"));
+    st->Bind(1, table_id);
+    return Done(st->Step(), "drop table");
+  }
+
+ private:
+  Status Done(int rc, std::string_view what) {
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
+    return db_->Fail(what);
+  }
+  Db* db_;
+};
+
+class SqliteStorage final : public Storage {
+ public:
+  SqliteStorage(std::unique_ptr<Db> writer, std::string path, bool in_memory)
+      : writer_(std::move(writer)), path_(std::move(path)), in_memory_(in_memory) {}
+
+  Result<std::vector<TableRecord>> ListTables() override {
+    std::lock_guard lock(writer_mu_);
+    POGI_ASSIGN_OR_RETURN(
+        auto st, writer_->Prepare("SELECT id, name, description, item_count, size_bytes FROM catalog ORDER BY name"));
+    std::vector<TableRecord> out;
+    int rc;
+    while ((rc = st->Step()) == SQLITE_ROW) {
+      out.push_back({st->Int(0), st->Blob(1), st->Blob(2), st->Int(3), st->Int(4)});
+    }
+    if (rc != SQLITE_DONE) return writer_->Fail("list tables");
+    return out;
+  }
+
+  Status Write(const std::function<Status(WriteTxn&)>& fn) override {
+    std::lock_guard lock(writer_mu_);
+    POGI_RETURN_IF_ERROR(writer_->Exec("BEGIN IMMEDIATE"));
+    SqliteTxn txn(writer_.get());
+    Status s = fn(txn);
+    if (!s.ok()) {
+      (void)writer_->Exec("ROLLBACK");
+      return s;
+    }
+    Status c = writer_->Exec("COMMIT");
+    if (!c.ok()) (void)writer_->Exec("ROLLBACK");
+    return c;
+  }
+
+  Status Read(const std::function<Status(ReadTxn&)>& fn) override {
+    // An in-memory database has one connection: reads share the writer's.
+    if (in_memory_) {
+      std::lock_guard lock(writer_mu_);
+      SqliteTxn txn(writer_.get());
+      return fn(txn);
+    }
+    POGI_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, AcquireReader());
+    Status s = db->Exec("BEGIN");
+    if (s.ok()) {
+      SqliteTxn txn(db.get());
+      s = fn(txn);
+      (void)db->Exec("COMMIT");
+    }
+    ReleaseReader(std::move(db));
+    return s;
+  }
+
+ private:
+  Result<std::unique_ptr<Db>> AcquireReader() {
+    {
+      std::lock_guard lock(readers_mu_);
+      if (!readers_.empty()) {
+        auto db = std::move(readers_.back());
+        readers_.pop_back();
+        return db;
+      }
+    }
+    POGI_ASSIGN_OR_RETURN(auto db, Db::Open(path_, /*read_only=*/true));
+    return db;
+  }
+  void ReleaseReader(std::unique_ptr<Db> db) {
+    std::lock_guard lock(readers_mu_);
+    readers_.push_back(std::move(db));
+  }
+
+  std::mutex writer_mu_;
+  std::unique_ptr<Db> writer_;
+  std::mutex readers_mu_;
+  std::vector<std::unique_ptr<Db>> readers_;
+  std::string path_;
+  bool in_memory_;
+};
+
+Status CheckFormat(Db& db) {
+  POGI_ASSIGN_OR_RETURN(auto get, db.Prepare("SELECT value FROM meta WHERE key='format'"));
+  int rc = get->Step();
+  if (rc == SQLITE_ROW) {
+    if (get->Int(0) > kFormatVersion) {
+      return Error::Internal("database format " + std::to_string(get->Int(0)) +
+                             " is newer than this pogi understands (" +
+                             std::to_string(kFormatVersion) + ")");
+    }
+    return Status::Ok();
+  }
+  if (rc != SQLITE_DONE) return db.Fail("read format");
+  POGI_ASSIGN_OR_RETURN(auto put, db.Prepare("INSERT INTO meta(key, value) VALUES('format', ?1)"));
+  put->Bind(1, kFormatVersion);
+  if (put->Step() != SQLITE_DONE) return db.Fail("write format");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
+  std::string path = ":memory:";
+  if (!options.in_memory) {
+    if (mkdir(options.data_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+      return Error::Internal("cannot create data folder " + options.data_dir + ": " + std::strerror(errno));
+    }
+    if (access(options.data_dir.c_str(), W_OK) != 0) {
+      return Error::Internal("data folder " + options.data_dir + " is not writable: " + std::strerror(errno));
+    }
+    path = options.data_dir + "/pogi.db";
+  }
+  POGI_ASSIGN_OR_RETURN(auto db, Db::Open(path, /*read_only=*/false));
+  auto fail = [&](const Error& e) {
+    return Error::Internal(path + " is not a usable pogi database: " + e.message());
+  };
+  // WAL: readers never block the writer. synchronous=NORMAL: a commit is in
+  // the WAL before we answer, so it survives kill -9; FULL also fsyncs it.
+  const char* pragmas = options.in_memory ? "PRAGMA journal_mode=MEMORY;"
+                        : options.fsync_each_commit
+                            ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                            : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;";
+  if (Status s = db->Exec(pragmas); !s.ok()) return fail(s.error());
+  if (Status s = db->Exec(kSchema); !s.ok()) return fail(s.error());
+  if (Status s = CheckFormat(*db); !s.ok()) return fail(s.error());
+  return std::unique_ptr<Storage>(new SqliteStorage(std::move(db), path, options.in_memory));
+}
+
+}  // namespace pogi::storage

@@ -1,0 +1,120 @@
+// Item encoding, DynamoDB item size, and key value encoding.
+#include "value/item.h"
+
+#include "value/decimal.h"
+
+namespace pogi::value {
+namespace {
+
+constexpr char kItemFormatProtoV1 = 1;
+
+// Significant digits of a canonical number ("-120.50" has 4: 1, 2, 0, 5).
+int64_t SignificantDigits(std::string_view n) {
+  std::string digits;
+  for (char c : n) {
+    if (c >= '0' && c <= '9') digits.push_back(c);
+  }
+  size_t first = digits.find_first_not_of('0');
+  if (first == std::string::npos) return 1;
+  size_t last = digits.find_last_not_of('0');
+  return static_cast<int64_t>(last - first + 1);
+}
+
+}  // namespace
+
+std::string EncodeItem(const AttributeMap& item) {
+  v1::Item wrapper;
+  *wrapper.mutable_attributes() = item;
+  std::string out(1, kItemFormatProtoV1);
+  wrapper.AppendToString(&out);
+  return out;
+}
+
+Result<v1::Item> DecodeItem(std::string_view bytes) {
+  v1::Item item;
+  if (bytes.empty() || bytes[0] != kItemFormatProtoV1 ||
+      !item.ParseFromArray(bytes.data() + 1, static_cast<int>(bytes.size() - 1))) {
+    return Error::Internal("stored item is corrupt or of an unknown format");
+  }
+  return item;
+}
+
+int64_t ValueSize(const v1::AttributeValue& v) {
+  using V = v1::AttributeValue;
+  switch (v.value_case()) {
+    case V::kS: return static_cast<int64_t>(v.s().size());
+    case V::kB: return static_cast<int64_t>(v.b().size());
+    case V::kN: return (SignificantDigits(v.n()) + 1) / 2 + 1;
+    case V::kSs: {
+      int64_t n = 0;
+      for (const auto& s : v.ss().values()) n += static_cast<int64_t>(s.size());
+      return n;
+    }
+    case V::kNs: {
+      int64_t n = 0;
+      for (const auto& s : v.ns().values()) n += (SignificantDigits(s) + 1) / 2 + 1;
+      return n;
+    }
+    case V::kBs: {
+      int64_t n = 0;
+      for (const auto& s : v.bs().values()) n += static_cast<int64_t>(s.size());
+      return n;
+    }
+    case V::kM: {
+      int64_t n = 3;
+      for (const auto& [k, e] : v.m().fields()) n += static_cast<int64_t>(k.size()) + ValueSize(e) + 1;
+      return n;
+    }
+    case V::kL: {
+      int64_t n = 3;
+      for (const auto& e : v.l().values()) n += ValueSize(e) + 1;
+      return n;
+    }
+    case V::kNullValue:
+    case V::kBoolValue:
+      return 1;
+    case V::VALUE_NOT_SET:
+      return 0;
+  }
+  return 0;
+}
+
+int64_t ItemSize(const AttributeMap& item) {
+  int64_t n = 0;
+  for (const auto& [name, v] : item) n += static_cast<int64_t>(name.size()) + ValueSize(v);
+  return n;
+}
+
+std::string EncodeKeyValue(const v1::AttributeValue& v) {
+  switch (v.value_case()) {
+    case v1::AttributeValue::kS: return v.s();
+    case v1::AttributeValue::kB: return v.b();
+    case v1::AttributeValue::kN: {
+      std::string out;
+      auto d = Decimal::Parse(v.n());
+      if (d.ok()) d->AppendKeyEncoding(&out);
+      return out;
+    }
+    default: return {};
+  }
+}
+
+std::string_view TypeName(const v1::AttributeValue& v) {
+  using V = v1::AttributeValue;
+  switch (v.value_case()) {
+    case V::kS: return "S";
+    case V::kN: return "N";
+    case V::kB: return "B";
+    case V::kSs: return "SS";
+    case V::kNs: return "NS";
+    case V::kBs: return "BS";
+    case V::kM: return "M";
+    case V::kL: return "L";
+    case V::kNullValue: return "NULL";
+    case V::kBoolValue: return "BOOL";
+    case V::VALUE_NOT_SET: return "";
+  }
+  return "";
+}
+
+}  // namespace pogi::value

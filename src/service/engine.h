@@ -36,6 +36,7 @@ class Engine {
   Result<v1::PutItemResponse> PutItem(const v1::PutItemRequest& req);
   Result<v1::GetItemResponse> GetItem(const v1::GetItemRequest& req);
   Result<v1::DeleteItemResponse> DeleteItem(const v1::DeleteItemRequest& req);
+  Result<v1::UpdateItemResponse> UpdateItem(const v1::UpdateItemRequest& req);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();

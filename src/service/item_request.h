@@ -13,4 +13,7 @@ void CheckReturnOptions(Constraints& c, const std::string* consumed, const std::
 // ReturnValues (enum only; which values an operation allows is its own rule).
 void CheckReturnValues(Constraints& c, const std::string* return_values);
 
+// ReturnValuesOnConditionCheckFailure.
+void CheckReturnOnFailure(Constraints& c, const std::string* value);
+
 }  // namespace pogi::service

@@ -1,8 +1,10 @@
-// GetItem: read one item by its full primary key.
+// GetItem: read one item by its full primary key, projected if asked.
+#include "expr/projection.h"
 #include "service/capacity.h"
 #include "service/engine.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
+#include "service/request_expressions.h"
 
 namespace pogi::service {
 
@@ -10,12 +12,17 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(!req.key().empty(), "key");
-  CheckReturnOptions(c, req.has_return_consumed_capacity() ? &req.return_consumed_capacity() : nullptr,
-                     nullptr);
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
-  if (req.has_projection_expression() || req.attributes_to_get_size() > 0) {
-    return Error::Validation("pogi does not support projections on GetItem yet");
+  ExpressionParams params;
+  params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
+  params.names = IfPresent(req.expression_attribute_names());
+  if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  if (!parsed.projection && req.attributes_to_get_size() > 0) {
+    return Error::Validation("pogi does not support the legacy AttributesToGet parameter yet");
   }
+
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   value::AttributeMap key_map = req.key();
   POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, &key_map));
@@ -28,10 +35,15 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
     return Status::Ok();
   });
   POGI_RETURN_IF_ERROR(s);
+  // Capacity is charged for the whole item, whatever the projection keeps.
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = resp.has_item() ? value::ItemSize(resp.item().attributes()) : 0;
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(),
                  ReadUnits(size, req.consistent_read()), resp.mutable_consumed_capacity());
+  }
+  if (parsed.projection && resp.has_item()) {
+    auto projected = expr::Project(*parsed.projection, resp.item().attributes());
+    *resp.mutable_item()->mutable_attributes() = std::move(projected);
   }
   return resp;
 }

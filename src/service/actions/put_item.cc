@@ -1,10 +1,12 @@
 // PutItem: validate the item against the table's key schema and limits, then
-// replace whatever item has its key.
+// replace whatever item has its key, if the condition (if any) holds.
+#include "expr/evaluator.h"
 #include "service/capacity.h"
 #include "service/engine.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
+#include "service/request_expressions.h"
 
 namespace pogi::service {
 
@@ -12,33 +14,44 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(!req.item().empty(), "item");
-  CheckReturnValues(c, req.has_return_values() ? &req.return_values() : nullptr);
-  CheckReturnOptions(c, req.has_return_consumed_capacity() ? &req.return_consumed_capacity() : nullptr,
-                     req.has_return_item_collection_metrics() ? &req.return_item_collection_metrics() : nullptr);
+  CheckReturnValues(c, IfPresent(req.has_return_values(), req.return_values()));
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
+  CheckReturnOnFailure(c, IfPresent(req.has_return_values_on_condition_check_failure(),
+                                    req.return_values_on_condition_check_failure()));
+  c.OneOf(IfPresent(req.has_conditional_operator(), req.conditional_operator()), {"AND", "OR"},
+          "conditionalOperator");
   POGI_RETURN_IF_ERROR(c.Finish());
   if (req.has_return_values() && req.return_values() != "NONE" && req.return_values() != "ALL_OLD") {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  if (req.has_condition_expression() || !req.expected().empty()) {
-    return Error::Validation("pogi does not support conditional PutItem yet");
-  }
+  ExpressionParams params;
+  params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
+  params.names = IfPresent(req.expression_attribute_names());
+  params.values = IfPresent(req.expression_attribute_values());
+  if (!req.expected().empty()) params.legacy.push_back("Expected");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
+                                                                IfPresent(req.has_conditional_operator(), req.conditional_operator())));
+
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   value::AttributeMap item = req.item();
   POGI_ASSIGN_OR_RETURN(auto key, ValidateItemForPut(*table, &item));
 
-  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, *table, key,
-                                                [&](const value::AttributeMap*) {
-                                                  return Result<std::optional<value::AttributeMap>>(std::move(item));
-                                                }));
+  auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
+    POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
+    return std::optional<value::AttributeMap>(std::move(item));
+  };
+  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, *table, key, decide));
   v1::PutItemResponse resp;
-  if (req.return_values() == "ALL_OLD" && change.old_item) {
-    *resp.mutable_attributes() = std::move(*change.old_item);
-  }
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
                             value::ItemSize(*change.new_item));
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
                  resp.mutable_consumed_capacity());
+  }
+  if (req.return_values() == "ALL_OLD" && change.old_item) {
+    *resp.mutable_attributes() = std::move(*change.old_item);
   }
   return resp;
 }

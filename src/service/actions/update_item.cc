@@ -1,0 +1,80 @@
+// UpdateItem: apply an update to one item (creating it when missing, as
+// DynamoDB does), if the condition (if any) holds on the item as it was.
+#include "expr/projection.h"
+#include "expr/update.h"
+#include "service/capacity.h"
+#include "service/engine.h"
+#include "service/item_request.h"
+#include "service/item_validation.h"
+#include "service/item_write.h"
+#include "service/request_expressions.h"
+
+namespace pogi::service {
+
+Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& req) {
+  Constraints c;
+  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  c.Required(!req.key().empty(), "key");
+  CheckReturnValues(c, IfPresent(req.has_return_values(), req.return_values()));
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
+  CheckReturnOnFailure(c, IfPresent(req.has_return_values_on_condition_check_failure(),
+                                    req.return_values_on_condition_check_failure()));
+  c.OneOf(IfPresent(req.has_conditional_operator(), req.conditional_operator()), {"AND", "OR"},
+          "conditionalOperator");
+  POGI_RETURN_IF_ERROR(c.Finish());
+
+  ExpressionParams params;
+  params.update = IfPresent(req.has_update_expression(), req.update_expression());
+  params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
+  params.names = IfPresent(req.expression_attribute_names());
+  params.values = IfPresent(req.expression_attribute_values());
+  if (!req.attribute_updates().empty()) params.legacy.push_back("AttributeUpdates");
+  if (!req.expected().empty()) params.legacy.push_back("Expected");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
+                                                                IfPresent(req.has_conditional_operator(), req.conditional_operator())));
+  if (!parsed.update && !req.attribute_updates().empty()) {
+    return Error::Validation("pogi does not support the legacy AttributeUpdates parameter yet");
+  }
+  expr::Update update = parsed.update ? std::move(*parsed.update) : expr::Update();
+
+  POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
+  value::AttributeMap key_map = req.key();
+  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, &key_map));
+  POGI_RETURN_IF_ERROR(CheckNoKeyUpdate(*table, update));
+
+  std::vector<expr::Path> updated_paths;
+  auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
+    POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
+    value::AttributeMap item = old ? *old : key_map;
+    updated_paths.clear();
+    POGI_RETURN_IF_ERROR(expr::Apply(update, &item, &updated_paths));
+    if (value::ItemSize(item) > kMaxItemSize) {
+      return Error::Validation("Item size to update has exceeded the maximum allowed size");
+    }
+    return std::optional<value::AttributeMap>(std::move(item));
+  };
+  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, *table, key, decide));
+
+  v1::UpdateItemResponse resp;
+  const std::string& rv = req.return_values();
+  if (rv == "ALL_OLD" && change.old_item) {
+    *resp.mutable_attributes() = *change.old_item;
+  } else if (rv == "ALL_NEW") {
+    *resp.mutable_attributes() = *change.new_item;
+  } else if (rv == "UPDATED_OLD" && change.old_item) {
+    *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.old_item);
+  } else if (rv == "UPDATED_NEW") {
+    *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.new_item);
+  }
+  if (WantsCapacity(req.return_consumed_capacity())) {
+    int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
+                            value::ItemSize(*change.new_item));
+    FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
+                 resp.mutable_consumed_capacity());
+  }
+  return resp;
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,63 @@
+// The expression parameters of one item request, checked and parsed once:
+// ExpressionAttributeNames/Values (their own rules), the condition, update
+// and projection, and the "unused substitution" check across all of them.
+// Also the rule that expression and legacy parameters cannot be mixed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "expr/ast.h"
+#include "expr/types.h"
+#include "service/catalog.h"
+
+namespace pogi::service {
+
+// What a request carries, as pointers into the proto (null: absent).
+struct ExpressionParams {
+  const std::string* condition = nullptr;   // ConditionExpression
+  const std::string* update = nullptr;      // UpdateExpression
+  const std::string* projection = nullptr;  // ProjectionExpression
+  const expr::NameMap* names = nullptr;     // ExpressionAttributeNames (null if empty)
+  const expr::AttributeMap* values = nullptr;
+  // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
+  std::vector<std::string_view> legacy;
+};
+
+struct ParsedExpressions {
+  std::optional<expr::Condition> condition;
+  std::optional<expr::Update> update;
+  std::optional<expr::Projection> projection;
+};
+
+// Validates and parses. Errors are DynamoDB's ValidationExceptions.
+Result<ParsedExpressions> ParseExpressions(const ExpressionParams& params);
+
+// Null when the map is empty (the proto cannot tell absent from empty).
+template <typename Map>
+const Map* IfPresent(const Map& m) {
+  return m.empty() ? nullptr : &m;
+}
+inline const std::string* IfPresent(bool has, const std::string& s) { return has ? &s : nullptr; }
+
+// The write's condition: the ConditionExpression, else the legacy Expected
+// (with ConditionalOperator), else none.
+Result<std::optional<expr::Condition>> LegacyOrParsedCondition(
+    ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
+    const std::string* conditional_operator);
+
+// OK when there is no condition or `old` (null: no item) satisfies it; else
+// ConditionalCheckFailedException (see ConditionFailed).
+Status CheckCondition(const std::optional<expr::Condition>& condition, const expr::AttributeMap* old,
+                      const std::string& return_on_failure);
+
+// DynamoDB refuses an update that touches a key attribute.
+Status CheckNoKeyUpdate(const Table& table, const expr::Update& update);
+
+// The error of a failed condition; carries the old item when
+// ReturnValuesOnConditionCheckFailure is ALL_OLD.
+Error ConditionFailed(const std::string& return_on_failure, const expr::AttributeMap* old_item);
+
+}  // namespace pogi::service

@@ -45,6 +45,13 @@ Result<std::unique_ptr<Stmt>> Db::Prepare(const char* sql) {
   return std::make_unique<Stmt>(it->second);
 }
 
+Status Db::Run(const char* sql) {
+  POGI_ASSIGN_OR_RETURN(auto st, Prepare(sql));
+  int rc = st->Step();
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return Fail(sql);
+  return Status::Ok();
+}
+
 Error Db::Fail(std::string_view what) const {
   std::string m = "storage ";
   m.append(what).append(": ").append(sqlite3_errmsg(db_));

@@ -53,6 +53,9 @@ class Db {
 
   // Runs SQL text with no results (schema, pragmas, BEGIN/COMMIT).
   Status Exec(const char* sql);
+  // Runs one statement with no results through the statement cache
+  // (BEGIN, COMMIT, SAVEPOINT...). `sql` must be a string literal.
+  Status Run(const char* sql);
   // The cached prepared statement for `sql`, which must be a string literal.
   Result<std::unique_ptr<Stmt>> Prepare(const char* sql);
   // An internal error naming the failed step and SQLite's message.

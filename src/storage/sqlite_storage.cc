@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 
 #include "storage/sqlite_db.h"
@@ -144,18 +146,28 @@ class SqliteStorage final : public Storage {
     return out;
   }
 
+  // Group commit: concurrent writers queue up; the writer at the front runs
+  // the whole queue in one SQLite transaction, each write inside its own
+  // savepoint (so one failing write rolls back alone), commits once, and
+  // wakes the others. One commit then pays for many writes.
   Status Write(const std::function<Status(WriteTxn&)>& fn) override {
-    std::lock_guard lock(writer_mu_);
-    POGI_RETURN_IF_ERROR(writer_->Exec("BEGIN IMMEDIATE"));
-    SqliteTxn txn(writer_.get());
-    Status s = fn(txn);
-    if (!s.ok()) {
-      (void)writer_->Exec("ROLLBACK");
-      return s;
+    PendingWrite w{&fn};
+    std::unique_lock lock(queue_mu_);
+    queue_.push_back(&w);
+    while (!w.done && queue_.front() != &w) w.cv.wait(lock);
+    if (w.done) return std::move(w.status);
+
+    std::vector<PendingWrite*> batch(queue_.begin(), queue_.end());
+    lock.unlock();
+    RunBatch(batch);
+    lock.lock();
+    for (PendingWrite* p : batch) {
+      queue_.pop_front();
+      p->done = true;
+      if (p != &w) p->cv.notify_one();
     }
-    Status c = writer_->Exec("COMMIT");
-    if (!c.ok()) (void)writer_->Exec("ROLLBACK");
-    return c;
+    if (!queue_.empty()) queue_.front()->cv.notify_one();
+    return std::move(w.status);
   }
 
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
@@ -166,17 +178,50 @@ class SqliteStorage final : public Storage {
       return fn(txn);
     }
     POGI_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, AcquireReader());
-    Status s = db->Exec("BEGIN");
+    Status s = db->Run("BEGIN");
     if (s.ok()) {
       SqliteTxn txn(db.get());
       s = fn(txn);
-      (void)db->Exec("COMMIT");
+      (void)db->Run("COMMIT");
     }
     ReleaseReader(std::move(db));
     return s;
   }
 
  private:
+  struct PendingWrite {
+    const std::function<Status(WriteTxn&)>* fn;
+    Status status;
+    bool done = false;
+    std::condition_variable cv;
+  };
+
+  // Runs `batch` in one transaction; sets each write's status.
+  void RunBatch(const std::vector<PendingWrite*>& batch) {
+    std::lock_guard lock(writer_mu_);
+    Db& db = *writer_;
+    if (Status s = db.Run("BEGIN IMMEDIATE"); !s.ok()) {
+      for (PendingWrite* p : batch) p->status = s;
+      return;
+    }
+    SqliteTxn txn(&db);
+    for (PendingWrite* p : batch) {
+      Status s = db.Run("SAVEPOINT w");
+      if (s.ok()) {
+        s = (*p->fn)(txn);
+        if (!s.ok()) (void)db.Run("ROLLBACK TO w");
+        (void)db.Run("RELEASE w");
+      }
+      p->status = std::move(s);
+    }
+    if (Status c = db.Run("COMMIT"); !c.ok()) {
+      (void)db.Run("ROLLBACK");
+      for (PendingWrite* p : batch) {
+        if (p->status.ok()) p->status = c;
+      }
+    }
+  }
+
   Result<std::unique_ptr<Db>> AcquireReader() {
     {
       std::lock_guard lock(readers_mu_);
@@ -194,7 +239,9 @@ class SqliteStorage final : public Storage {
     readers_.push_back(std::move(db));
   }
 
-  std::mutex writer_mu_;
+  std::mutex queue_mu_;
+  std::deque<PendingWrite*> queue_;
+  std::mutex writer_mu_;  // the writer connection
   std::unique_ptr<Db> writer_;
   std::mutex readers_mu_;
   std::vector<std::unique_ptr<Db>> readers_;

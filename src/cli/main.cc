@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "rpc/grpc_server.h"
 
 int main(int argc, char** argv) {
+  pogi::rpc::SilenceGrpcLogging();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     pogi::cli::PrintUsage();

@@ -100,11 +100,50 @@ class Parser {
     return std::nullopt;
   }
 
+  // DynamoDB allows 300 operators and functions per expression and reports
+  // the count at which it stopped: "operator count: 301".
+  std::optional<Error> CheckOperatorCount() const {
+    size_t count = 0;
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      const Token& t = tokens_[i];
+      bool is_operator = false;
+      switch (t.kind) {
+        case TokenKind::kEq: case TokenKind::kNe: case TokenKind::kLt: case TokenKind::kLe:
+        case TokenKind::kGt: case TokenKind::kGe: case TokenKind::kPlus: case TokenKind::kMinus:
+          is_operator = true;
+          break;
+        case TokenKind::kIdentifier: {
+          bool call = i + 1 < tokens_.size() && tokens_[i + 1].kind == TokenKind::kLParen;
+          is_operator = call || EqualsIgnoreCase(t.text, "AND") || EqualsIgnoreCase(t.text, "OR") ||
+                        EqualsIgnoreCase(t.text, "NOT") || EqualsIgnoreCase(t.text, "BETWEEN") ||
+                        EqualsIgnoreCase(t.text, "IN");
+          break;
+        }
+        default:
+          break;
+      }
+      if (is_operator && ++count > kMaxOperators) {
+        return Invalid("The expression contains too many operators; operator count: " +
+                       std::to_string(count));
+      }
+    }
+    return std::nullopt;
+  }
+
+  static bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (toupper(static_cast<unsigned char>(a[i])) != b[i]) return false;
+    }
+    return true;
+  }
+
   Result<Condition> ParseConditionTop() {
     if (auto e = Precheck()) return *e;
     Condition c;
     if (!ParseOr(&c, 0)) return *fatal_;
     if (!ExpectEof()) return *fatal_;
+    if (auto e = CheckOperatorCount()) return *e;
     if (auto e = Report({kParens, kUnknownFunction, kMisusedFunction, kReserved, kConditionLeaf})) {
       return *e;
     }
@@ -115,6 +154,7 @@ class Parser {
     if (auto e = Precheck()) return *e;
     Update u;
     if (!ParseSections(&u)) return *fatal_;
+    if (auto e = CheckOperatorCount()) return *e;
     if (auto e = Report({kReserved, kUnknownFunction, kSection, kAttrName, kAttrVal, kOverlap,
                          kConflict, kOperand, kFunction})) {
       return *e;

@@ -3,12 +3,14 @@
 
 #include <charconv>
 #include <mutex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
 
 #include "common/base64.h"
 #include "pogi/v1/dynamodb.pb.h"
+#include "service/item_validation.h"
 
 namespace pogi::gateway {
 namespace {
@@ -91,7 +93,7 @@ Status ReadStringList(const json& j, google::protobuf::RepeatedPtrField<std::str
 // stays empty for the engine to report; two members are DynamoDB's error.
 Status ReadAttributeValue(const json& j, v1::AttributeValue* v, int depth) {
   if (!j.is_object()) return Mismatch(j, "AttributeValue");
-  if (depth > kMaxValueDepth) return Error::Validation("Nesting Levels have exceeded supported limits");
+  if (depth > kMaxValueDepth) return Error::Validation(service::kNestingError);
   int set = 0;
   for (const auto& [key, member] : j.items()) {
     if (member.is_null()) continue;
@@ -206,14 +208,23 @@ Status ReadField(const json& j, Message* m, const FieldDescriptor* f, int depth)
   return ReadSingle(j, m, f, depth);
 }
 
+// One-field wrappers that DynamoDB JSON writes as a bare array (a map value
+// cannot be a repeated field in proto).
+bool IsListWrapper(const Descriptor* d) {
+  return d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor() ||
+         d == v1::ItemCollectionMetricsList::descriptor();
+}
+
 Status ReadMessage(const json& j, Message* m, int depth) {
   const Descriptor* d = m->GetDescriptor();
+  if (IsListWrapper(d)) return ReadField(j, m, d->field(0), depth);
   if (d == v1::AttributeValue::descriptor()) {
     return ReadAttributeValue(j, static_cast<v1::AttributeValue*>(m), depth);
   }
   if (d == v1::Item::descriptor()) {
     return ReadAttributeMap(j, static_cast<v1::Item*>(m)->mutable_attributes(), depth);
   }
+  if (d == v1::NameMap::descriptor()) return ReadField(j, m, d->field(0), depth);
   if (!j.is_object()) return Mismatch(j, d->name());
   for (const auto& [key, member] : j.items()) {
     if (member.is_null()) continue;  // null is absent
@@ -337,19 +348,58 @@ void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::str
   }
 }
 
-// Repeated fields DynamoDB returns even when empty.
+// Repeated and map fields DynamoDB returns even when empty.
 bool AlwaysEmitted(const FieldDescriptor* f) {
-  return f == v1::ListTablesResponse::descriptor()->FindFieldByName("table_names");
+  static const std::set<const FieldDescriptor*> kFields = {
+      v1::ListTablesResponse::descriptor()->FindFieldByName("table_names"),
+      v1::QueryResponse::descriptor()->FindFieldByName("items"),
+      v1::ScanResponse::descriptor()->FindFieldByName("items"),
+      v1::BatchGetItemResponse::descriptor()->FindFieldByName("responses"),
+      v1::BatchGetItemResponse::descriptor()->FindFieldByName("unprocessed_keys"),
+      v1::BatchWriteItemResponse::descriptor()->FindFieldByName("unprocessed_items"),
+  };
+  return kFields.count(f) > 0;
+}
+
+void WriteField(const Message& m, const FieldDescriptor* f, std::string* out);
+
+// The value of field `f` of `m` (a map, a list or a single value).
+void WriteField(const Message& m, const FieldDescriptor* f, std::string* out) {
+  const Reflection* r = m.GetReflection();
+  if (f->is_map()) {
+    const FieldDescriptor* kf = f->message_type()->map_key();
+    const FieldDescriptor* vf = f->message_type()->map_value();
+    out->push_back('{');
+    for (int k = 0; k < r->FieldSize(m, f); ++k) {
+      const Message& e = r->GetRepeatedMessage(m, f, k);
+      if (k) out->push_back(',');
+      WriteString(e.GetReflection()->GetString(e, kf), out);
+      out->push_back(':');
+      WriteSingle(e, vf, -1, out);
+    }
+    out->push_back('}');
+  } else if (f->is_repeated()) {
+    out->push_back('[');
+    for (int k = 0; k < r->FieldSize(m, f); ++k) {
+      if (k) out->push_back(',');
+      WriteSingle(m, f, k, out);
+    }
+    out->push_back(']');
+  } else {
+    WriteSingle(m, f, -1, out);
+  }
 }
 
 void WriteMessage(const Message& m, std::string* out) {
   const Descriptor* d = m.GetDescriptor();
+  if (IsListWrapper(d)) return WriteField(m, d->field(0), out);
   if (d == v1::AttributeValue::descriptor()) {
     return WriteAttributeValue(static_cast<const v1::AttributeValue&>(m), out);
   }
   if (d == v1::Item::descriptor()) {
     return WriteAttributeMap(static_cast<const v1::Item&>(m).attributes(), out);
   }
+  if (d == v1::NameMap::descriptor()) return WriteField(m, d->field(0), out);
   const Reflection* r = m.GetReflection();
   out->push_back('{');
   bool first = true;
@@ -361,28 +411,7 @@ void WriteMessage(const Message& m, std::string* out) {
     first = false;
     WriteString(MemberName(f), out);
     out->push_back(':');
-    if (f->is_map()) {
-      const FieldDescriptor* kf = f->message_type()->map_key();
-      const FieldDescriptor* vf = f->message_type()->map_value();
-      out->push_back('{');
-      for (int k = 0; k < r->FieldSize(m, f); ++k) {
-        const Message& e = r->GetRepeatedMessage(m, f, k);
-        if (k) out->push_back(',');
-        WriteString(e.GetReflection()->GetString(e, kf), out);
-        out->push_back(':');
-        WriteSingle(e, vf, -1, out);
-      }
-      out->push_back('}');
-    } else if (f->is_repeated()) {
-      out->push_back('[');
-      for (int k = 0; k < r->FieldSize(m, f); ++k) {
-        if (k) out->push_back(',');
-        WriteSingle(m, f, k, out);
-      }
-      out->push_back(']');
-    } else {
-      WriteSingle(m, f, -1, out);
-    }
+    WriteField(m, f, out);
   }
   out->push_back('}');
 }

@@ -2,6 +2,7 @@
 // through the operation table, and the Admin service.
 #include "rpc/grpc_server.h"
 
+#include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/generic/async_generic_service.h>
 
@@ -192,6 +193,10 @@ class GrpcServerImpl final : public GrpcServer {
 };
 
 }  // namespace
+
+void SilenceGrpcLogging() {
+  gpr_set_log_function([](gpr_log_func_args*) {});
+}
 
 GrpcError ToGrpcError(const Error& e) {
   v1::ErrorDetail detail;

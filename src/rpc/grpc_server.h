@@ -37,6 +37,10 @@ class GrpcServer {
   virtual void Shutdown() = 0;
 };
 
+// gRPC's own log lines would break the one-line error promise of the CLI:
+// pogi reports failures itself. Call once, early.
+void SilenceGrpcLogging();
+
 // The gRPC status code and message for a pogi::Error ("Type: message"),
 // and the serialized pogi.v1.ErrorDetail carried as the status details.
 struct GrpcError {

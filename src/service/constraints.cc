@@ -36,13 +36,12 @@ void Constraints::Length(const std::string* value, size_t min, size_t max, std::
 
 void Constraints::NamePattern(const std::string* value, std::string_view path) {
   if (!value) return;
-  for (unsigned char c : *value) {
-    if (!(isalnum(c) || c == '_' || c == '.' || c == '-')) {
-      Add("Value " + Quoted(value) + " at '" + std::string(path) +
-          "' failed to satisfy constraint: Member must satisfy regular expression pattern: "
-          "[a-zA-Z0-9_.-]+");
-      return;
-    }
+  bool matches = !value->empty();  // the pattern's "+" needs one character
+  for (unsigned char c : *value) matches = matches && (isalnum(c) || c == '_' || c == '.' || c == '-');
+  if (!matches) {
+    Add("Value " + Quoted(value) + " at '" + std::string(path) +
+        "' failed to satisfy constraint: Member must satisfy regular expression pattern: "
+        "[a-zA-Z0-9_.-]+");
   }
 }
 

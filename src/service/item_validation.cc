@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/base64.h"
 #include "value/decimal.h"
 
 namespace pogi::service {
@@ -11,13 +12,16 @@ namespace {
 
 using V = v1::AttributeValue;
 
-Error DuplicatesError(const google::protobuf::RepeatedPtrField<std::string>& values) {
+// Binary members are shown in base64, and DynamoDB names the set type (with
+// no space before "of").
+Error DuplicatesError(const google::protobuf::RepeatedPtrField<std::string>& values, bool binary) {
   std::string list = "[";
   for (int i = 0; i < values.size(); ++i) {
     if (i) list += ", ";
-    list += values[i];
+    list += binary ? Base64Encode(values[i]) : values[i];
   }
-  return Error::InvalidParameter("Input collection " + list + "] contains duplicates.");
+  return Error::InvalidParameter("Input collection " + list + "]" + (binary ? "of type BS" : "") +
+                                 " contains duplicates.");
 }
 
 Status CanonicalNumber(std::string* n) {
@@ -28,7 +32,7 @@ Status CanonicalNumber(std::string* n) {
 
 Status ValidateAt(V* v, int depth) {
   if (depth > kMaxNestingDepth) {
-    return Error::Validation("Nesting Levels have exceeded supported limits");
+    return Error::Validation(kNestingError);
   }
   switch (v->value_case()) {
     case V::VALUE_NOT_SET:
@@ -45,7 +49,7 @@ Status ValidateAt(V* v, int depth) {
       auto& vals = *v->mutable_ss()->mutable_values();
       if (vals.empty()) return Error::InvalidParameter("An string set  may not be empty");
       if (std::set<std::string>(vals.begin(), vals.end()).size() != static_cast<size_t>(vals.size())) {
-        return DuplicatesError(vals);
+        return DuplicatesError(vals, false);
       }
       return Status::Ok();
     }
@@ -53,7 +57,7 @@ Status ValidateAt(V* v, int depth) {
       auto& vals = *v->mutable_bs()->mutable_values();
       if (vals.empty()) return Error::InvalidParameter("Binary sets should not be empty");
       if (std::set<std::string>(vals.begin(), vals.end()).size() != static_cast<size_t>(vals.size())) {
-        return DuplicatesError(vals);
+        return DuplicatesError(vals, true);
       }
       return Status::Ok();
     }
@@ -65,7 +69,7 @@ Status ValidateAt(V* v, int depth) {
         POGI_RETURN_IF_ERROR(CanonicalNumber(&n));
         seen.insert(n);
       }
-      if (seen.size() != static_cast<size_t>(vals.size())) return DuplicatesError(vals);
+      if (seen.size() != static_cast<size_t>(vals.size())) return DuplicatesError(vals, false);
       return Status::Ok();
     }
     case V::kM:
@@ -128,33 +132,31 @@ Status ValidateAttributes(AttributeMap* item) {
   return Status::Ok();
 }
 
-Result<storage::EncodedKey> ValidateItemForPut(const Table& table, AttributeMap* item) {
-  POGI_RETURN_IF_ERROR(ValidateAttributes(item));
+Result<storage::EncodedKey> ValidateItemForPut(const Table& table, const AttributeMap& item) {
   for (const KeyAttribute* attr : {&table.hash, table.range ? &*table.range : nullptr}) {
     if (!attr) continue;
-    auto it = item->find(attr->name);
-    if (it == item->end()) return Error::InvalidParameter("Missing the key " + attr->name + " in the item");
+    auto it = item.find(attr->name);
+    if (it == item.end()) return Error::InvalidParameter("Missing the key " + attr->name + " in the item");
     POGI_RETURN_IF_ERROR(CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/true));
   }
-  if (value::ItemSize(*item) > kMaxItemSize) {
+  if (value::ItemSize(item) > kMaxItemSize) {
     return Error::Validation("Item size has exceeded the maximum allowed size");
   }
-  return Encode(table, *item);
+  return Encode(table, item);
 }
 
-Result<storage::EncodedKey> ValidateKey(const Table& table, AttributeMap* key) {
-  POGI_RETURN_IF_ERROR(ValidateAttributes(key));
+Result<storage::EncodedKey> ValidateKey(const Table& table, const AttributeMap& key) {
   size_t expected = table.range ? 2 : 1;
-  if (key->size() != expected) {
+  if (key.size() != expected) {
     return Error::Validation("The provided key element does not match the schema");
   }
   for (const KeyAttribute* attr : {&table.hash, table.range ? &*table.range : nullptr}) {
     if (!attr) continue;
-    auto it = key->find(attr->name);
-    if (it == key->end()) return Error::Validation("The provided key element does not match the schema");
+    auto it = key.find(attr->name);
+    if (it == key.end()) return Error::Validation("The provided key element does not match the schema");
     POGI_RETURN_IF_ERROR(CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/false));
   }
-  return Encode(table, *key);
+  return Encode(table, key);
 }
 
 }  // namespace pogi::service

@@ -1,6 +1,7 @@
-// The read-modify-write skeleton every single-item write shares: read the
-// current item, let the action decide the new one, write it and the table's
-// counters, all in one atomic storage transaction.
+// The write path every item write shares (single-item operations, batches,
+// transactions): read the current item, decide the new one, and store the
+// change with the table's counters (and, later, its indexes) in the same
+// storage transaction.
 #pragma once
 
 #include <functional>
@@ -18,10 +19,20 @@ struct ItemChange {
   std::optional<value::AttributeMap> new_item;  // after the write; nullopt: deleted
 };
 
+// The item stored under `key`, if any.
+Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const Table& table,
+                                                    const storage::EncodedKey& key);
+
+// Stores the change from `old_item` to `new_item` (either may be null: a
+// create or a delete) with everything that must change with it.
+Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
+                   const value::AttributeMap* old_item, const value::AttributeMap* new_item);
+
 // Decides the new item from the old one (null when there is none): the new
 // item, nullopt to delete, or an error (a failed condition) to write nothing.
 using Decide = std::function<Result<std::optional<value::AttributeMap>>(const value::AttributeMap* old)>;
 
+// One atomic read-decide-write of one item.
 Result<ItemChange> ModifyItem(storage::Storage& storage, const Table& table,
                               const storage::EncodedKey& key, const Decide& decide);
 

@@ -2,6 +2,7 @@
 #include "service/request_expressions.h"
 
 #include "expr/evaluator.h"
+#include "expr/legacy.h"
 #include "expr/parser.h"
 #include "expr/substitutions.h"
 #include "service/item_validation.h"
@@ -32,6 +33,7 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
     if (!any_expression) {
       return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
     }
+    if (p.names->empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
     for (const auto& [k, v] : *p.names) {
       if (k.size() < 2 || k[0] != '#') {
         return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + k + "\"");
@@ -42,6 +44,7 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
     if (!p.condition && !p.update) {
       return Error::Validation("ExpressionAttributeValues can only be specified when using expressions");
     }
+    if (p.values->empty()) return Error::Validation("ExpressionAttributeValues must not be empty");
     for (const auto& [k, v] : *p.values) {
       if (k.size() < 2 || k[0] != ':') {
         return Error::Validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \"" + k + "\"");
@@ -101,14 +104,9 @@ Result<std::optional<expr::Condition>> LegacyOrParsedCondition(
     ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
     const std::string* conditional_operator) {
   if (parsed.condition) return std::move(parsed.condition);
-  if (!expected.empty()) {
-    return Error::Validation("pogi does not support the legacy Expected parameter yet");
-  }
-  if (conditional_operator) {
-    return Error::Validation("ConditionalOperator can only be used when Expected or KeyConditions or "
-                             "QueryFilter or ScanFilter is present");
-  }
-  return std::optional<expr::Condition>();
+  if (expected.empty() && !conditional_operator) return std::optional<expr::Condition>();
+  POGI_ASSIGN_OR_RETURN(auto condition, expr::ConvertExpected(expected, conditional_operator));
+  return std::optional<expr::Condition>(std::move(condition));
 }
 
 Status CheckCondition(const std::optional<expr::Condition>& condition, const expr::AttributeMap* old,

@@ -20,8 +20,8 @@ struct ExpressionParams {
   const std::string* condition = nullptr;   // ConditionExpression
   const std::string* update = nullptr;      // UpdateExpression
   const std::string* projection = nullptr;  // ProjectionExpression
-  const expr::NameMap* names = nullptr;     // ExpressionAttributeNames (null if empty)
-  const expr::AttributeMap* values = nullptr;
+  const expr::NameMap* names = nullptr;     // ExpressionAttributeNames
+  const expr::AttributeMap* values = nullptr;  // ExpressionAttributeValues
   // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
   std::vector<std::string_view> legacy;
 };
@@ -34,6 +34,15 @@ struct ParsedExpressions {
 
 // Validates and parses. Errors are DynamoDB's ValidationExceptions.
 Result<ParsedExpressions> ParseExpressions(const ExpressionParams& params);
+
+// Points `p` at a request's ExpressionAttributeNames/Values when present.
+template <typename Request>
+void SetSubstitutions(ExpressionParams& p, const Request& req) {
+  if (req.has_expression_attribute_names()) p.names = &req.expression_attribute_names().names();
+  if constexpr (requires { req.has_expression_attribute_values(); }) {
+    if (req.has_expression_attribute_values()) p.values = &req.expression_attribute_values().attributes();
+  }
+}
 
 // Null when the map is empty (the proto cannot tell absent from empty).
 template <typename Map>

@@ -11,7 +11,7 @@ namespace {
 // DynamoDB's messages, bare: the request layer adds any
 // "1 validation error detected: " envelope the operation uses.
 //
-// * Not a number: "The parameter cannot be converted to a numeric value: "
+// * Not a number: "The parameter cannot be converted to a numeric value: <text>"
 //   followed by the text as sent (an empty text keeps ": "). Confirmed by
 //   dynalite's tests (mhart/dynalite, e.g. N: 'b' -> "...numeric value: b"),
 //   by AWS replies quoted in jovotech/jovo-framework#197 and
@@ -27,8 +27,9 @@ namespace {
 //   DynamoDB answers 1e50 + 1 and 1e50 - 1 (exact results of 51 digits) with
 //   the *overflow* message, not the 38-digit one; we do the same for every
 //   sum or difference that needs more than 38 digits.
+// An empty text gets the sentence alone (dynalite's DynamoDB-checked tests).
 constexpr std::string_view kNotNumeric =
-    "The parameter cannot be converted to a numeric value: ";
+    "The parameter cannot be converted to a numeric value";
 constexpr std::string_view kTooPrecise =
     "Attempting to store more than 38 significant digits in a Number";
 constexpr std::string_view kOverflow =
@@ -106,7 +107,7 @@ Result<Decimal> Decimal::Normalize(bool negative, std::string_view digits,
 Result<Decimal> Decimal::Parse(std::string_view text) {
   auto not_numeric = [&] {
     std::string m(kNotNumeric);
-    m.append(text);
+    if (!text.empty()) m.append(": ").append(text);
     return Error::Validation(std::move(m));
   };
   size_t i = 0;

@@ -23,14 +23,28 @@ std::string NewTableId() {
   return buf;
 }
 
+// How DynamoDB shows a KeySchema list in a constraint message.
+std::string RenderKeySchema(const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& ks) {
+  std::string s = "[";
+  for (int i = 0; i < ks.size(); ++i) {
+    if (i) s += ", ";
+    s += "KeySchemaElement(attributeName=" + ks[i].attribute_name() + ", keyType=" + ks[i].key_type() + ")";
+  }
+  return s + "]";
+}
+
+// DynamoDB's upper bound on provisioned capacity units.
+constexpr int64_t kMaxCapacityUnits = 1000000000000;
+
 // The member constraints, reported together as DynamoDB does.
 Status CheckMembers(const v1::CreateTableRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.attribute_definitions_size() > 0, "attributeDefinitions");
-  c.Required(req.key_schema_size() > 0, "keySchema");
-  if (req.key_schema_size() > 2) {
-    c.Count(req.key_schema_size(), 1, 2, "KeySchema", "keySchema");
+  // An absent and an empty list look the same here; DynamoDB names the
+  // empty one's length, which is what SDKs that check required members send.
+  if (req.key_schema_size() == 0 || req.key_schema_size() > 2) {
+    c.Count(req.key_schema_size(), 1, 2, RenderKeySchema(req.key_schema()), "keySchema");
   }
   for (int i = 0; i < req.key_schema_size(); ++i) {
     const auto& k = req.key_schema(i);
@@ -86,17 +100,20 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
           "Both the Hash Key and the Range Key element in the KeySchema have the same name");
     }
   }
+  // Two wordings are on record: with fewer definitions than key attributes
+  // DynamoDB calls the KeySchema invalid; with as many, it names both lists.
   for (const auto& k : ks) {
-    if (!defined.count(k.attribute_name())) {
-      return Error::Validation(
-          "One or more parameter values were invalid: Some index key attributes are not defined in "
-          "AttributeDefinitions. Keys: [" + k.attribute_name() + "], AttributeDefinitions: [" +
-          [&] {
-            std::string s;
-            for (const auto& a : req.attribute_definitions()) s += (s.empty() ? "" : ", ") + a.attribute_name();
-            return s;
-          }() + "]");
+    if (defined.count(k.attribute_name())) continue;
+    if (defined.size() < static_cast<size_t>(ks.size())) {
+      return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
     }
+    std::string keys, defs;
+    for (const auto& key : ks) {
+      if (!defined.count(key.attribute_name())) keys += (keys.empty() ? "" : ", ") + key.attribute_name();
+    }
+    for (const auto& a : req.attribute_definitions()) defs += (defs.empty() ? "" : ", ") + a.attribute_name();
+    return Error::InvalidParameter("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
+                                   keys + "], AttributeDefinitions: [" + defs + "]");
   }
   if (defined.size() != static_cast<size_t>(ks.size())) {
     return Error::InvalidParameter(
@@ -108,6 +125,15 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
     return Error::InvalidParameter(
         "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
         "PAY_PER_REQUEST");
+  }
+  if (req.has_provisioned_throughput()) {
+    const auto& p = req.provisioned_throughput();
+    for (auto [value, name] : {std::pair{p.read_capacity_units(), "ReadCapacityUnits"},
+                               std::pair{p.write_capacity_units(), "WriteCapacityUnits"}}) {
+      if (value > kMaxCapacityUnits) {
+        return Error::Validation("Given value " + std::to_string(value) + " for " + name + " is out of bounds");
+      }
+    }
   }
   if (!on_demand && !req.has_provisioned_throughput()) {
     if (req.has_billing_mode()) {

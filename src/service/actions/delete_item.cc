@@ -12,7 +12,7 @@ namespace pogi::service {
 Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
-  c.Required(!req.key().empty(), "key");
+  c.Required(req.has_key(), "key");
   CheckReturnValues(c, IfPresent(req.has_return_values(), req.return_values()));
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
@@ -26,16 +26,16 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
   }
   ExpressionParams params;
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
-  params.names = IfPresent(req.expression_attribute_names());
-  params.values = IfPresent(req.expression_attribute_values());
+  SetSubstitutions(params, req);
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
                                                                 IfPresent(req.has_conditional_operator(), req.conditional_operator())));
 
+  value::AttributeMap key_map = req.key().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
-  value::AttributeMap key_map = req.key();
-  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, &key_map));
+  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
 
   auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));

@@ -1,4 +1,5 @@
 // GetItem: read one item by its full primary key, projected if asked.
+#include "expr/legacy.h"
 #include "expr/projection.h"
 #include "service/capacity.h"
 #include "service/engine.h"
@@ -11,21 +12,22 @@ namespace pogi::service {
 Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
-  c.Required(!req.key().empty(), "key");
+  c.Required(req.has_key(), "key");
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
   ExpressionParams params;
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
-  params.names = IfPresent(req.expression_attribute_names());
+  SetSubstitutions(params, req);
   if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   if (!parsed.projection && req.attributes_to_get_size() > 0) {
-    return Error::Validation("pogi does not support the legacy AttributesToGet parameter yet");
+    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(req.attributes_to_get()));
   }
 
+  value::AttributeMap key_map = req.key().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
-  value::AttributeMap key_map = req.key();
-  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, &key_map));
+  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
 
   v1::GetItemResponse resp;
   Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {

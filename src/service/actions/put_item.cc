@@ -13,7 +13,7 @@ namespace pogi::service {
 Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
-  c.Required(!req.item().empty(), "item");
+  c.Required(req.has_item(), "item");
   CheckReturnValues(c, IfPresent(req.has_return_values(), req.return_values()));
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
@@ -27,16 +27,16 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   }
   ExpressionParams params;
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
-  params.names = IfPresent(req.expression_attribute_names());
-  params.values = IfPresent(req.expression_attribute_values());
+  SetSubstitutions(params, req);
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
                                                                 IfPresent(req.has_conditional_operator(), req.conditional_operator())));
 
+  value::AttributeMap item = req.item().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&item));
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
-  value::AttributeMap item = req.item();
-  POGI_ASSIGN_OR_RETURN(auto key, ValidateItemForPut(*table, &item));
+  POGI_ASSIGN_OR_RETURN(auto key, ValidateItemForPut(*table, item));
 
   auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));

@@ -1,5 +1,6 @@
 // UpdateItem: apply an update to one item (creating it when missing, as
 // DynamoDB does), if the condition (if any) holds on the item as it was.
+#include "expr/legacy.h"
 #include "expr/projection.h"
 #include "expr/update.h"
 #include "service/capacity.h"
@@ -14,7 +15,7 @@ namespace pogi::service {
 Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
-  c.Required(!req.key().empty(), "key");
+  c.Required(req.has_key(), "key");
   CheckReturnValues(c, IfPresent(req.has_return_values(), req.return_values()));
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
@@ -27,21 +28,25 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   ExpressionParams params;
   params.update = IfPresent(req.has_update_expression(), req.update_expression());
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
-  params.names = IfPresent(req.expression_attribute_names());
-  params.values = IfPresent(req.expression_attribute_values());
+  SetSubstitutions(params, req);
   if (!req.attribute_updates().empty()) params.legacy.push_back("AttributeUpdates");
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
                                                                 IfPresent(req.has_conditional_operator(), req.conditional_operator())));
-  if (!parsed.update && !req.attribute_updates().empty()) {
-    return Error::Validation("pogi does not support the legacy AttributeUpdates parameter yet");
+  // The legacy AttributeUpdates become the same Update; only some messages differ.
+  bool legacy_update = !req.attribute_updates().empty();
+  expr::Update update;
+  if (parsed.update) {
+    update = std::move(*parsed.update);
+  } else if (legacy_update) {
+    POGI_ASSIGN_OR_RETURN(update, expr::ConvertAttributeUpdates(req.attribute_updates()));
   }
-  expr::Update update = parsed.update ? std::move(*parsed.update) : expr::Update();
 
+  value::AttributeMap key_map = req.key().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
-  value::AttributeMap key_map = req.key();
-  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, &key_map));
+  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
   POGI_RETURN_IF_ERROR(CheckNoKeyUpdate(*table, update));
 
   std::vector<expr::Path> updated_paths;
@@ -49,7 +54,8 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
     value::AttributeMap item = old ? *old : key_map;
     updated_paths.clear();
-    POGI_RETURN_IF_ERROR(expr::Apply(update, &item, &updated_paths));
+    POGI_RETURN_IF_ERROR(legacy_update ? expr::ApplyAttributeUpdates(update, &item, &updated_paths)
+                                       : expr::Apply(update, &item, &updated_paths));
     if (value::ItemSize(item) > kMaxItemSize) {
       return Error::Validation("Item size to update has exceeded the maximum allowed size");
     }

@@ -1,0 +1,428 @@
+"""Helpers for pogi's end-to-end tests.
+
+Starts the real `pogi` binary on free ports with a fresh data folder and
+gives the tests what they need to drive it: a boto3 client factory, the AWS
+CLI run with the environment that `pogi env` prints, the admin CLI, raw HTTP,
+and stop / kill -9 / restart on the same data folder.
+
+The binary is $POGI_BIN, else ../../build/pogi relative to this file.
+"""
+
+import atexit
+import http.client
+import json
+import os
+import re
+import select
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+POGI_BIN = os.environ.get("POGI_BIN") or os.path.normpath(
+    os.path.join(HERE, "..", "..", "build", "pogi"))
+
+READY_TIMEOUT = 10.0
+STOP_TIMEOUT = 10.0
+LOCALHOST = "127.0.0.1"
+TARGET_PREFIX = "DynamoDB_20120810."
+
+_live = set()  # every Server still running, killed at exit if a test forgot
+
+
+def _kill_all_live():
+    for server in list(_live):
+        server.kill()
+
+
+atexit.register(_kill_all_live)
+
+
+def pogi_bin():
+    """The path of the binary, waiting a little if a rebuild is replacing it."""
+    deadline = time.monotonic() + 60
+    while not os.access(POGI_BIN, os.X_OK):
+        if time.monotonic() > deadline:
+            raise RuntimeError("pogi binary not found at %s (set POGI_BIN)" % POGI_BIN)
+        time.sleep(0.5)
+    return POGI_BIN
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((LOCALHOST, 0))
+        return s.getsockname()[1]
+
+
+def run_pogi(*args, timeout=30, env=None, input=None):
+    """Runs `pogi ARGS...` to completion; returns the CompletedProcess (text)."""
+    return subprocess.run([pogi_bin()] + [str(a) for a in args],
+                          capture_output=True, text=True, timeout=timeout,
+                          env=env, input=input, stdin=None if input is not None else subprocess.DEVNULL)
+
+
+class StartError(Exception):
+    """pogi did not print Ready. (or exited); carries its exit code and stderr."""
+
+    def __init__(self, message, returncode=None, stderr=""):
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+class Server:
+    """One running `pogi start` process.
+
+    Ports: pass port/grpc_port, or leave them None to pick free ones (bound to
+    port 0 and released just before pogi starts). data_dir: None makes a fresh
+    temporary folder (removed by cleanup()).
+    """
+
+    def __init__(self, data_dir=None, in_memory=False, port=None, grpc_port=None,
+                 extra_args=(), log_level=None):
+        self._owns_tmp = None
+        if data_dir is None:
+            self._owns_tmp = tempfile.mkdtemp(prefix="pogi-e2e-")
+            data_dir = os.path.join(self._owns_tmp, "data")
+        self.data_dir = data_dir
+        self.in_memory = in_memory
+        self.port = port
+        self.grpc_port = grpc_port
+        self.extra_args = list(extra_args)
+        self.log_level = log_level
+        self.proc = None
+        self.stdout_after_ready = b""
+        self.stdout_rest = b""
+        self.stderr_path = None
+        self._stderr_file = None
+        self.returncode = None
+
+    # ---- life cycle -------------------------------------------------------
+
+    def start(self):
+        assert self.proc is None or self.proc.poll() is not None, "already running"
+        if self.port is None:
+            self.port = free_port()
+        if self.grpc_port is None:
+            self.grpc_port = free_port()
+            while self.grpc_port == self.port:
+                self.grpc_port = free_port()
+        args = [pogi_bin(), "start", "--host", LOCALHOST,
+                "--port", str(self.port), "--grpc-port", str(self.grpc_port),
+                "--data-dir", self.data_dir]
+        if self.in_memory:
+            args.append("--in-memory")
+        if self.log_level:
+            args += ["--log-level", self.log_level]
+        args += self.extra_args
+        tmp = self._owns_tmp or tempfile.gettempdir()
+        fd, self.stderr_path = tempfile.mkstemp(prefix="pogi-stderr-", suffix=".log", dir=tmp)
+        self._stderr_file = os.fdopen(fd, "w+")
+        self.returncode = None
+        self.stdout_after_ready = b""
+        self.stdout_rest = b""
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=self._stderr_file)
+        _live.add(self)
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.kill()
+            raise
+        return self
+
+    def _wait_ready(self):
+        deadline = time.monotonic() + READY_TIMEOUT
+        out = self.proc.stdout
+        buf = b""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise StartError("pogi did not print Ready. within %.0f s; stderr: %s"
+                                 % (READY_TIMEOUT, self.stderr_text()))
+            r, _, _ = select.select([out], [], [], min(left, 0.2))
+            if r:
+                chunk = os.read(out.fileno(), 4096)
+                if not chunk:  # EOF: pogi exited
+                    rc = self.proc.wait(timeout=STOP_TIMEOUT)
+                    _live.discard(self)
+                    raise StartError("pogi exited with %s before Ready.; stderr: %s"
+                                     % (rc, self.stderr_text()), rc, self.stderr_text())
+                buf += chunk
+                if b"\n" in buf:
+                    line = buf.split(b"\n", 1)[0]
+                    if line != b"Ready.":
+                        raise StartError("first stdout line is %r, not 'Ready.'" % line)
+                    self.stdout_after_ready = buf.split(b"\n", 1)[1]
+                    return
+
+    def stderr_text(self):
+        if not self.stderr_path:
+            return ""
+        try:
+            with open(self.stderr_path, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, sig=signal.SIGTERM, timeout=STOP_TIMEOUT):
+        """Sends SIGTERM (or sig), waits, returns the exit code."""
+        if self.proc is None:
+            return self.returncode
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            self.returncode = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError("pogi did not exit within %s s of signal %s" % (timeout, sig))
+        self._finish()
+        return self.returncode
+
+    def wait_exit(self, timeout=STOP_TIMEOUT):
+        """Waits for an exit caused by something else (e.g. `pogi stop`)."""
+        try:
+            self.returncode = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError("pogi did not exit within %s s" % timeout)
+        self._finish()
+        return self.returncode
+
+    def kill(self):
+        """kill -9, no questions asked."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            try:
+                self.returncode = self.proc.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                pass
+            self._finish()
+        return self.returncode
+
+    def _finish(self):
+        _live.discard(self)
+        if self.proc is not None and self.proc.stdout and not self.proc.stdout.closed:
+            # Whatever pogi printed on stdout after Ready. (should be nothing).
+            if self.proc.poll() is not None:
+                try:
+                    self.stdout_rest = self.stdout_after_ready + self.proc.stdout.read()
+                except (OSError, ValueError, AttributeError):
+                    pass
+            self.proc.stdout.close()
+        if self._stderr_file:
+            self._stderr_file.close()
+            self._stderr_file = None
+
+    def restart(self):
+        """SIGTERM (checking exit 0), then start again on the same data and ports."""
+        rc = self.stop()
+        if rc != 0:
+            raise AssertionError("pogi exited %s on SIGTERM; stderr: %s" % (rc, self.stderr_text()))
+        return self.start()
+
+    def cleanup(self):
+        self.kill()
+        if self._owns_tmp:
+            shutil.rmtree(self._owns_tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+    # ---- clients ----------------------------------------------------------
+
+    @property
+    def endpoint(self):
+        return "http://%s:%d" % (LOCALHOST, self.port)
+
+    def client(self, **kw):
+        """A boto3 DynamoDB client pointed at this pogi, retries off."""
+        import boto3
+        from botocore.config import Config
+        cfg = Config(retries={"max_attempts": 1}, connect_timeout=5, read_timeout=30,
+                     **kw)
+        return boto3.client("dynamodb", endpoint_url=self.endpoint, region_name="us-east-1",
+                            aws_access_key_id="pogi-test", aws_secret_access_key="pogi-test",
+                            config=cfg)
+
+    def env_vars(self):
+        """The variables `pogi env --port P` exports, parsed from its sh output."""
+        cp = run_pogi("env", "--port", self.port, "--shell", "sh")
+        if cp.returncode != 0:
+            raise AssertionError("pogi env failed: %s" % cp.stderr)
+        return parse_sh_exports(cp.stdout)
+
+    def cli_env(self):
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("AWS_")}
+        env.update(self.env_vars())
+        home = self._owns_tmp or tempfile.gettempdir()
+        # No ~/.aws of the machine's user may leak in.
+        env["AWS_CONFIG_FILE"] = os.path.join(home, "no-aws-config")
+        env["AWS_SHARED_CREDENTIALS_FILE"] = os.path.join(home, "no-aws-credentials")
+        env["AWS_PAGER"] = ""
+        env["AWS_MAX_ATTEMPTS"] = "1"
+        env["AWS_RETRY_MODE"] = "standard"
+        return env
+
+    def aws(self, *args, timeout=60):
+        """Runs `aws ARGS... --output json` with the env of `pogi env`.
+
+        Returns (returncode, parsed JSON stdout or None, stderr).
+        """
+        cmd = ["aws"] + [str(a) for a in args] + ["--output", "json"]
+        cp = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                            env=self.cli_env(), stdin=subprocess.DEVNULL)
+        out = None
+        if cp.stdout.strip():
+            try:
+                out = json.loads(cp.stdout)
+            except ValueError:
+                out = cp.stdout
+        return cp.returncode, out, cp.stderr
+
+    def admin(self, *args, timeout=30):
+        """Runs `pogi ARGS... --host H --grpc-port G`; returns the CompletedProcess."""
+        return run_pogi(*args, "--host", LOCALHOST, "--grpc-port", self.grpc_port,
+                        timeout=timeout)
+
+    # ---- raw HTTP ---------------------------------------------------------
+
+    def connection(self, timeout=30):
+        return http.client.HTTPConnection(LOCALHOST, self.port, timeout=timeout)
+
+    def raw(self, body, target=None, headers=None, method="POST", path="/",
+            content_type="application/x-amz-json-1.0", conn=None):
+        """Sends one request; returns (status, headers dict (lower-case), body bytes).
+
+        body: bytes, str or a JSON-able object. target: the operation name
+        (prefixed with DynamoDB_20120810.) or None for no X-Amz-Target.
+        """
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+        if isinstance(body, str):
+            body = body.encode()
+        h = {}
+        if content_type is not None:
+            h["Content-Type"] = content_type
+        if target is not None:
+            h["X-Amz-Target"] = target if "." in target else TARGET_PREFIX + target
+        if headers:
+            h.update(headers)
+        own = conn is None
+        if own:
+            conn = self.connection()
+        try:
+            conn.request(method, path, body=body, headers=h)
+            resp = conn.getresponse()
+            data = resp.read()
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+        finally:
+            if own:
+                conn.close()
+
+    def call(self, op, payload):
+        """raw() with a JSON payload; returns (status, parsed JSON body)."""
+        status, _, data = self.raw(payload, target=op)
+        return status, json.loads(data) if data else None
+
+
+def parse_sh_exports(text):
+    """{name: value} from lines of `export NAME=VALUE` (values may be quoted)."""
+    env = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"^export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$", line)
+        if not m:
+            raise AssertionError("unexpected line from pogi env: %r" % line)
+        value = shlex.split(m.group(2))
+        env[m.group(1)] = value[0] if value else ""
+    return env
+
+
+class ServerTestCase(unittest.TestCase):
+    """One pogi per test class (setUpClass), stopped in tearDownClass.
+
+    Subclasses may set SERVER_ARGS (kwargs for Server).
+    """
+
+    SERVER_ARGS = {}
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.server = Server(**cls.SERVER_ARGS)
+        try:
+            cls.server.start()
+        except BaseException:
+            cls.server.cleanup()
+            raise
+        cls.ddb = cls.server.client()
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            if cls.server.alive():
+                rc = cls.server.stop()
+                if rc != 0:
+                    raise AssertionError("pogi exited %s on SIGTERM; stderr: %s"
+                                         % (rc, cls.server.stderr_text()))
+        finally:
+            cls.server.cleanup()
+            super().tearDownClass()
+
+    # ---- helpers ----------------------------------------------------------
+
+    _counter = 0
+
+    @classmethod
+    def unique(cls, prefix="t"):
+        ServerTestCase._counter += 1
+        return "%s-%s-%d" % (prefix, cls.__name__, ServerTestCase._counter)
+
+    def create_table(self, name=None, hash_key=("pk", "S"), range_key=None, **kw):
+        name = name or self.unique()
+        attrs = [{"AttributeName": hash_key[0], "AttributeType": hash_key[1]}]
+        schema = [{"AttributeName": hash_key[0], "KeyType": "HASH"}]
+        if range_key:
+            attrs.append({"AttributeName": range_key[0], "AttributeType": range_key[1]})
+            schema.append({"AttributeName": range_key[0], "KeyType": "RANGE"})
+        args = dict(TableName=name, AttributeDefinitions=attrs, KeySchema=schema)
+        if "ProvisionedThroughput" not in kw:
+            args["BillingMode"] = "PAY_PER_REQUEST"
+        args.update(kw)
+        self.ddb.create_table(**args)
+        return name
+
+    def assertClientError(self, fn, code, message=None, message_contains=None, **kw):
+        """Calls fn(**kw), expects a botocore ClientError with code (and message)."""
+        from botocore.exceptions import ClientError
+        with self.assertRaises(ClientError) as cm:
+            fn(**kw)
+        err = cm.exception.response["Error"]
+        self.assertEqual(err.get("Code"), code, "error was %r" % (err,))
+        if message is not None:
+            self.assertEqual(err.get("Message"), message, "error was %r" % (err,))
+        if message_contains is not None:
+            self.assertIn(message_contains, err.get("Message", ""), "error was %r" % (err,))
+        return cm.exception.response
+
+    def assertServing(self):
+        """The server is still up and answering."""
+        self.assertTrue(self.server.alive(), "pogi died; stderr: %s" % self.server.stderr_text())
+        self.ddb.list_tables(Limit=1)

@@ -37,6 +37,13 @@ class Engine {
   Result<v1::GetItemResponse> GetItem(const v1::GetItemRequest& req);
   Result<v1::DeleteItemResponse> DeleteItem(const v1::DeleteItemRequest& req);
   Result<v1::UpdateItemResponse> UpdateItem(const v1::UpdateItemRequest& req);
+  Result<v1::QueryResponse> Query(const v1::QueryRequest& req);
+  Result<v1::ScanResponse> Scan(const v1::ScanRequest& req);
+  Result<v1::UpdateTableResponse> UpdateTable(const v1::UpdateTableRequest& req);
+  Result<v1::BatchGetItemResponse> BatchGetItem(const v1::BatchGetItemRequest& req);
+  Result<v1::BatchWriteItemResponse> BatchWriteItem(const v1::BatchWriteItemRequest& req);
+  Result<v1::TransactWriteItemsResponse> TransactWriteItems(const v1::TransactWriteItemsRequest& req);
+  Result<v1::TransactGetItemsResponse> TransactGetItems(const v1::TransactGetItemsRequest& req);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();

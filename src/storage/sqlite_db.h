@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,6 +30,14 @@ class Stmt {
     sqlite3_bind_blob(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
     return *this;
   }
+  // Binds NULL when `v` is empty.
+  Stmt& BindOptional(int i, const std::optional<std::string>& v) {
+    if (!v) {
+      sqlite3_bind_null(s_, i);
+      return *this;
+    }
+    return Bind(i, std::string_view(*v));
+  }
   Stmt& BindText(int i, std::string_view v) {
     sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
     return *this;
@@ -36,6 +45,10 @@ class Stmt {
   // SQLITE_ROW, SQLITE_DONE or an error code.
   int Step() { return sqlite3_step(s_); }
   int64_t Int(int col) const { return sqlite3_column_int64(s_, col); }
+  std::string_view BlobView(int col) const {
+    const void* p = sqlite3_column_blob(s_, col);
+    return {static_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s_, col))};
+  }
   std::string Blob(int col) const {
     const void* p = sqlite3_column_blob(s_, col);
     return std::string(static_cast<const char*>(p), sqlite3_column_bytes(s_, col));

@@ -35,7 +35,28 @@ CREATE TABLE IF NOT EXISTS items(
   sk BLOB NOT NULL,
   item BLOB NOT NULL,
   PRIMARY KEY(table_id, hash, pk, sk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS indexes(
+  id INTEGER PRIMARY KEY,
+  table_id INTEGER NOT NULL,
+  name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS index_items(
+  index_id INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  sk BLOB NOT NULL,
+  tpk BLOB NOT NULL,
+  tsk BLOB NOT NULL,
+  size INTEGER NOT NULL,
+  item BLOB NOT NULL,
+  PRIMARY KEY(index_id, hash, pk, sk, tpk, tsk)) WITHOUT ROWID;
 )sql";
+
+// Above every encoded key (keys are at most 2048 bytes; S keys are UTF-8,
+// which never holds 0xFF): the upper bound of an unbounded range.
+const std::string& MaxKey() {
+  static const std::string k(2100, '\xff');
+  return k;
+}
 
 // Scan order follows this hash of the encoded partition key (DESIGN.md), so
 // that parallel scan segments are contiguous ranges. FNV-1a, 63 bits so that
@@ -75,6 +96,121 @@ class SqliteTxn final : public WriteTxn {
     return std::optional<TableRecord>(TableRecord{table_id, st->Blob(0), st->Blob(1), st->Int(2), st->Int(3)});
   }
 
+  Status ReadRange(const RangeRead& r, const std::function<bool(const Row&)>& visit) override {
+    // Static SQL for each shape of read; bounds and the start position are
+    // bound values (NULL when absent).
+    const char* sql;
+    if (r.partition) {
+      if (!r.is_index) {
+        sql = r.forward
+                  ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
+                    "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
+                    "(?8 IS NULL OR sk>?8) ORDER BY sk ASC"
+                  : "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
+                    "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
+                    "(?8 IS NULL OR sk<?8) ORDER BY sk DESC";
+      } else {
+        sql = r.forward
+                  ? "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash=?2 "
+                    "AND pk=?3 AND sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR "
+                    "sk<>?7) AND (?8 IS NULL OR (sk, tpk, tsk)>(?8, ?9, ?10)) ORDER BY sk, tpk, tsk"
+                  : "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash=?2 "
+                    "AND pk=?3 AND sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR "
+                    "sk<>?7) AND (?8 IS NULL OR (sk, tpk, tsk)<(?8, ?9, ?10)) ORDER BY sk DESC, tpk "
+                    "DESC, tsk DESC";
+      }
+    } else {
+      sql = !r.is_index
+                ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash>=?2 AND hash<?3 AND "
+                  "(?4 IS NULL OR (hash, pk, sk)>(?4, ?5, ?6)) ORDER BY hash, pk, sk"
+                : "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash>=?2 "
+                  "AND hash<?3 AND (?4 IS NULL OR (hash, pk, sk, tpk, tsk)>(?4, ?5, ?6, ?7, ?8)) ORDER "
+                  "BY hash, pk, sk, tpk, tsk";
+    }
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(sql));
+    st->Bind(1, r.id);
+    const RowPosition* start = r.start_after ? &*r.start_after : nullptr;
+    if (r.partition) {
+      st->Bind(2, PartitionHash(*r.partition)).Bind(3, *r.partition);
+      st->Bind(4, std::string_view(r.sort_lo ? *r.sort_lo : std::string()));
+      st->Bind(5, std::string_view(r.sort_hi ? *r.sort_hi : MaxKey()));
+      st->BindOptional(6, r.exclude_lo).BindOptional(7, r.exclude_hi);
+      if (start) {
+        st->Bind(8, std::string_view(start->sort));
+        if (r.is_index) st->Bind(9, std::string_view(start->table_partition)).Bind(10, std::string_view(start->table_sort));
+      }
+    } else {
+      st->Bind(2, r.hash_lo).Bind(3, r.hash_hi);
+      if (start) {
+        st->Bind(4, start->hash).Bind(5, std::string_view(start->partition)).Bind(6, std::string_view(start->sort));
+        if (r.is_index) st->Bind(7, std::string_view(start->table_partition)).Bind(8, std::string_view(start->table_sort));
+      }
+    }
+    int rc;
+    Row row;
+    while ((rc = st->Step()) == SQLITE_ROW) {
+      row.hash = st->Int(0);
+      row.partition = st->BlobView(1);
+      row.sort = st->BlobView(2);
+      if (r.is_index) {
+        row.table_partition = st->BlobView(3);
+        row.table_sort = st->BlobView(4);
+        row.item = st->BlobView(5);
+      } else {
+        row.table_partition = row.partition;
+        row.table_sort = row.sort;
+        row.item = st->BlobView(3);
+      }
+      if (!visit(row)) return Status::Ok();
+    }
+    if (rc != SQLITE_DONE) return db_->Fail("range read");
+    return Status::Ok();
+  }
+
+  Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t index_id) override {
+    POGI_ASSIGN_OR_RETURN(
+        auto st, db_->Prepare("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM index_items WHERE index_id=?1"));
+    st->Bind(1, index_id);
+    if (st->Step() != SQLITE_ROW) return db_->Fail("count index");
+    return std::make_pair(st->Int(0), st->Int(1));
+  }
+
+  Result<int64_t> CreateIndex(int64_t table_id, const std::string& name) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("INSERT INTO indexes(table_id, name) VALUES(?1, ?2)"));
+    st->Bind(1, table_id).BindText(2, name);
+    POGI_RETURN_IF_ERROR(Done(st->Step(), "create index"));
+    return static_cast<int64_t>(sqlite3_last_insert_rowid(db_->raw()));
+  }
+
+  Status DropIndex(int64_t index_id) override {
+    {
+      POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM index_items WHERE index_id=?1"));
+      st->Bind(1, index_id);
+      POGI_RETURN_IF_ERROR(Done(st->Step(), "drop index entries"));
+    }
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM indexes WHERE id=?1"));
+    st->Bind(1, index_id);
+    return Done(st->Step(), "drop index");
+  }
+
+  Status PutIndexEntry(int64_t index_id, const EncodedKey& index_key, const EncodedKey& table_key,
+                       std::string_view bytes, int64_t size) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(
+        "INSERT OR REPLACE INTO index_items(index_id, hash, pk, sk, tpk, tsk, size, item) "
+        "VALUES(?1,?2,?3,?4,?5,?6,?7,?8)"));
+    st->Bind(1, index_id).Bind(2, PartitionHash(index_key.partition)).Bind(3, index_key.partition)
+        .Bind(4, index_key.sort).Bind(5, table_key.partition).Bind(6, table_key.sort).Bind(7, size).Bind(8, bytes);
+    return Done(st->Step(), "write index entry");
+  }
+
+  Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key, const EncodedKey& table_key) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(
+        "DELETE FROM index_items WHERE index_id=?1 AND hash=?2 AND pk=?3 AND sk=?4 AND tpk=?5 AND tsk=?6"));
+    st->Bind(1, index_id).Bind(2, PartitionHash(index_key.partition)).Bind(3, index_key.partition)
+        .Bind(4, index_key.sort).Bind(5, table_key.partition).Bind(6, table_key.sort);
+    return Done(st->Step(), "delete index entry");
+  }
+
   Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes) override {
     POGI_ASSIGN_OR_RETURN(
         auto st, db_->Prepare("INSERT OR REPLACE INTO items(table_id, hash, pk, sk, item) VALUES(?1,?2,?3,?4,?5)"));
@@ -110,6 +246,17 @@ class SqliteTxn final : public WriteTxn {
   }
 
   Status DropTable(int64_t table_id) override {
+    {
+      POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(
+          "DELETE FROM index_items WHERE index_id IN (SELECT id FROM indexes WHERE table_id=?1)"));
+      st->Bind(1, table_id);
+      POGI_RETURN_IF_ERROR(Done(st->Step(), "drop index entries"));
+    }
+    {
+      POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM indexes WHERE table_id=?1"));
+      st->Bind(1, table_id);
+      POGI_RETURN_IF_ERROR(Done(st->Step(), "drop indexes"));
+    }
     {
       POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM items WHERE table_id=?1"));
       st->Bind(1, table_id);
@@ -150,6 +297,16 @@ class SqliteStorage final : public Storage {
   // the whole queue in one SQLite transaction, each write inside its own
   // savepoint (so one failing write rolls back alone), commits once, and
   // wakes the others. One commit then pays for many writes.
+  Result<std::vector<IndexRecord>> ListIndexes() override {
+    std::lock_guard lock(writer_mu_);
+    POGI_ASSIGN_OR_RETURN(auto st, writer_->Prepare("SELECT id, table_id, name FROM indexes ORDER BY id"));
+    std::vector<IndexRecord> out;
+    int rc;
+    while ((rc = st->Step()) == SQLITE_ROW) out.push_back({st->Int(0), st->Int(1), st->Blob(2)});
+    if (rc != SQLITE_DONE) return writer_->Fail("list indexes");
+    return out;
+  }
+
   Status Write(const std::function<Status(WriteTxn&)>& fn) override {
     PendingWrite w{&fn};
     std::unique_lock lock(queue_mu_);

@@ -3,6 +3,7 @@
 // later backend) stays behind this interface. Nothing above it writes SQL.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -32,10 +33,53 @@ struct TableRecord {
   int64_t size_bytes = 0;
 };
 
+// One secondary index's catalog row.
+struct IndexRecord {
+  int64_t id = 0;
+  int64_t table_id = 0;
+  std::string name;
+};
+
+// One row met by a range read. For a table, `partition`/`sort` are the item's
+// key; for an index they are the index key and `table_partition`/
+// `table_sort` the item's key in its table. Views valid during the visit only.
+struct Row {
+  int64_t hash = 0;
+  std::string_view partition, sort, table_partition, table_sort, item;
+};
+
+// Where a range read starts after (exclusive), in the read's own order.
+struct RowPosition {
+  int64_t hash = 0;
+  std::string partition, sort, table_partition, table_sort;
+};
+
+// A range read over a table's items or an index's entries.
+//   Query: one partition (`partition` set), sort keys within the bounds, in
+//          sort-key order (then table key, for an index) or the reverse.
+//   Scan:  every partition whose hash lies in [hash_lo, hash_hi), in
+//          (hash, partition, sort[, table key]) order.
+struct RangeRead {
+  int64_t id = 0;  // table id or index id
+  bool is_index = false;
+  std::optional<std::string> partition;
+  int64_t hash_lo = 0;
+  int64_t hash_hi = INT64_MAX;
+  // Inclusive sort-key bounds; nullopt: unbounded. An `exclude` value is left
+  // out even when it is a bound (for < and >).
+  std::optional<std::string> sort_lo, sort_hi, exclude_lo, exclude_hi;
+  bool forward = true;
+  std::optional<RowPosition> start_after;
+};
+
 // A consistent view for reads. Valid only inside Storage::Read or Storage::Write.
 class ReadTxn {
  public:
   virtual ~ReadTxn() = default;
+  // Visits the rows of `read` in order until `visit` returns false.
+  virtual Status ReadRange(const RangeRead& read, const std::function<bool(const Row&)>& visit) = 0;
+  // Number of entries of an index and the sum of their `size`s.
+  virtual Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t index_id) = 0;
   // The stored bytes of the item with `key`, or nullopt.
   virtual Result<std::optional<std::string>> GetItem(int64_t table_id,
                                                      const EncodedKey& key) = 0;
@@ -54,8 +98,17 @@ class WriteTxn : public ReadTxn {
   virtual Result<int64_t> CreateTable(const TableRecord& record) = 0;
   // Replaces a catalog row's description.
   virtual Status UpdateTableDescription(int64_t table_id, std::string_view description) = 0;
-  // Removes a table's catalog row and every item in it.
+  // Removes a table's catalog row, every item in it and its indexes.
   virtual Status DropTable(int64_t table_id) = 0;
+
+  // Secondary indexes: a catalog row each, and entries keyed by the index
+  // key and the item's table key. `size` is what IndexCounters adds up.
+  virtual Result<int64_t> CreateIndex(int64_t table_id, const std::string& name) = 0;
+  virtual Status DropIndex(int64_t index_id) = 0;
+  virtual Status PutIndexEntry(int64_t index_id, const EncodedKey& index_key, const EncodedKey& table_key,
+                               std::string_view bytes, int64_t size) = 0;
+  virtual Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key,
+                                  const EncodedKey& table_key) = 0;
 };
 
 struct Options {
@@ -74,6 +127,8 @@ class Storage {
 
   // Every catalog row, ordered by table name.
   virtual Result<std::vector<TableRecord>> ListTables() = 0;
+  // Every index catalog row.
+  virtual Result<std::vector<IndexRecord>> ListIndexes() = 0;
 
   // Runs `fn` in one transaction that commits when fn succeeds and rolls back
   // when it fails. Writes are serialized: fn sees every write committed before

@@ -27,7 +27,15 @@ std::vector<std::shared_ptr<const Table>> Catalog::All() const {
   return out;
 }
 
-std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription description) {
+const Index* Table::FindIndex(const std::string& name) const {
+  for (const auto& i : indexes) {
+    if (i.name == name) return &i;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription description,
+                                           const std::map<std::string, int64_t>& index_ids) {
   auto t = std::make_shared<Table>();
   t->id = id;
   auto type_of = [&](const std::string& name) {
@@ -36,14 +44,31 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
     }
     return std::string();
   };
-  for (const auto& k : description.key_schema()) {
-    KeyAttribute attr{k.attribute_name(), type_of(k.attribute_name())};
-    if (k.key_type() == "HASH") {
-      t->hash = attr;
-    } else {
-      t->range = attr;
+  auto resolve = [&](const auto& key_schema, KeyAttribute* hash, std::optional<KeyAttribute>* range) {
+    for (const auto& k : key_schema) {
+      KeyAttribute attr{k.attribute_name(), type_of(k.attribute_name())};
+      if (k.key_type() == "HASH") {
+        *hash = attr;
+      } else {
+        *range = attr;
+      }
     }
-  }
+  };
+  resolve(description.key_schema(), &t->hash, &t->range);
+  auto add_index = [&](const auto& d, bool global) {
+    Index index;
+    index.name = d.index_name();
+    auto it = index_ids.find(index.name);
+    index.id = it == index_ids.end() ? 0 : it->second;
+    index.global = global;
+    resolve(d.key_schema(), &index.hash, &index.range);
+    index.projection_type = d.projection().projection_type();
+    index.non_key_attributes.insert(d.projection().non_key_attributes().begin(),
+                                    d.projection().non_key_attributes().end());
+    t->indexes.push_back(std::move(index));
+  };
+  for (const auto& g : description.global_secondary_indexes()) add_index(g, true);
+  for (const auto& l : description.local_secondary_indexes()) add_index(l, false);
   t->description = std::move(description);
   return t;
 }

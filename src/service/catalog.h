@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,29 @@ struct KeyAttribute {
   std::string type;
 };
 
+// A secondary index as the engine uses it.
+struct Index {
+  std::string name;
+  int64_t id = 0;  // storage id of its entries
+  bool global = true;
+  KeyAttribute hash;
+  std::optional<KeyAttribute> range;
+  std::string projection_type;                // ALL, KEYS_ONLY or INCLUDE
+  std::set<std::string> non_key_attributes;  // for INCLUDE
+};
+
 struct Table {
   int64_t id = 0;
   v1::TableDescription description;  // without live counters
   KeyAttribute hash;
   std::optional<KeyAttribute> range;
+  std::vector<Index> indexes;
+
+  const Index* FindIndex(const std::string& name) const;
+  // Whether `name` is a key attribute of the table or of any index.
+  bool IsTableKey(const std::string& name) const {
+    return name == hash.name || (range && name == range->name);
+  }
 };
 
 class Catalog {
@@ -35,8 +54,10 @@ class Catalog {
   // Every table, ordered by name.
   std::vector<std::shared_ptr<const Table>> All() const;
 
-  // Builds a Table (key attributes resolved) from its stored description.
-  static std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description);
+  // Builds a Table (key attributes resolved) from its stored description and
+  // the storage ids of its indexes, by index name.
+  static std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description,
+                                           const std::map<std::string, int64_t>& index_ids = {});
 
  private:
   mutable std::mutex mu_;

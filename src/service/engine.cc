@@ -2,19 +2,24 @@
 // by the actions, and the statistics the admin service reports.
 #include "service/engine.h"
 
+#include <map>
+
 namespace pogi::service {
 
 Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
                                              std::shared_ptr<const Clock> clock) {
   POGI_ASSIGN_OR_RETURN(auto storage, storage::Storage::Open(options));
   POGI_ASSIGN_OR_RETURN(auto records, storage->ListTables());
+  POGI_ASSIGN_OR_RETURN(auto index_records, storage->ListIndexes());
+  std::map<int64_t, std::map<std::string, int64_t>> index_ids;  // table id -> name -> index id
+  for (const auto& i : index_records) index_ids[i.table_id][i.name] = i.id;
   std::unique_ptr<Engine> engine(new Engine(std::move(storage), std::move(clock)));
   for (auto& r : records) {
     v1::TableDescription d;
     if (!d.ParseFromString(r.description)) {
       return Error::Internal("catalog entry of table " + r.name + " is corrupt");
     }
-    engine->catalog_.Put(Catalog::Make(r.id, std::move(d)));
+    engine->catalog_.Put(Catalog::Make(r.id, std::move(d), index_ids[r.id]));
   }
   return engine;
 }
@@ -32,6 +37,22 @@ Result<v1::TableDescription> Engine::Describe(const Table& table) {
     if (rec) {
       d.set_item_count(rec->item_count);
       d.set_table_size_bytes(rec->size_bytes);
+    }
+    // Index counters are counted when asked for: DescribeTable is rare, and
+    // keeping them live would cost every write.
+    for (auto& g : *d.mutable_global_secondary_indexes()) {
+      const Index* index = table.FindIndex(g.index_name());
+      if (!index) continue;
+      POGI_ASSIGN_OR_RETURN(auto counters, txn.IndexCounters(index->id));
+      g.set_item_count(counters.first);
+      g.set_index_size_bytes(counters.second);
+    }
+    for (auto& l : *d.mutable_local_secondary_indexes()) {
+      const Index* index = table.FindIndex(l.index_name());
+      if (!index) continue;
+      POGI_ASSIGN_OR_RETURN(auto counters, txn.IndexCounters(index->id));
+      l.set_item_count(counters.first);
+      l.set_index_size_bytes(counters.second);
     }
     return Status::Ok();
   });

@@ -1,6 +1,8 @@
 // The shared item write path.
 #include "service/item_write.h"
 
+#include "service/index_entries.h"
+
 namespace pogi::service {
 
 Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const Table& table,
@@ -11,9 +13,37 @@ Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const
   return std::optional<value::AttributeMap>(std::move(*item.mutable_attributes()));
 }
 
+namespace {
+
+bool SameKey(const storage::EncodedKey& a, const storage::EncodedKey& b) {
+  return a.partition == b.partition && a.sort == b.sort;
+}
+
+// Keeps every secondary index of `table` exact for the change.
+Status UpdateIndexes(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
+                     const value::AttributeMap* old_item, const value::AttributeMap* new_item) {
+  for (const Index& index : table.indexes) {
+    auto old_key = old_item ? IndexKeyOf(index, *old_item) : std::nullopt;
+    auto new_key = new_item ? IndexKeyOf(index, *new_item) : std::nullopt;
+    if (old_key && (!new_key || !SameKey(*old_key, *new_key))) {
+      POGI_RETURN_IF_ERROR(txn.DeleteIndexEntry(index.id, *old_key, key));
+    }
+    if (new_key) {
+      value::AttributeMap projected = ProjectForIndex(table, index, *new_item);
+      POGI_RETURN_IF_ERROR(txn.PutIndexEntry(index.id, *new_key, key, value::EncodeItem(projected),
+                                             value::ItemSize(projected)));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item) {
   if (!old_item && !new_item) return Status::Ok();  // deleting what is not there
+  if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
+  if (!table.indexes.empty()) POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item));
   if (new_item) {
     POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, value::EncodeItem(*new_item)));
   } else {

@@ -24,7 +24,9 @@ Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const
                                                     const storage::EncodedKey& key);
 
 // Stores the change from `old_item` to `new_item` (either may be null: a
-// create or a delete) with everything that must change with it.
+// create or a delete) with everything that must change with it: the table's
+// counters and every secondary index. Fails (writing nothing) when the new
+// item's index key attributes have the wrong type.
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item);
 

@@ -16,6 +16,8 @@ Status CheckNotMixed(const ExpressionParams& p) {
   if (p.update) used.push_back("UpdateExpression");
   if (p.condition) used.push_back("ConditionExpression");
   if (p.projection) used.push_back("ProjectionExpression");
+  if (p.filter) used.push_back("FilterExpression");
+  if (p.key_condition) used.push_back("KeyConditionExpression");
   if (p.legacy.empty() || used.empty()) return Status::Ok();
   auto join = [](const std::vector<std::string_view>& v) {
     std::string s;
@@ -28,7 +30,7 @@ Status CheckNotMixed(const ExpressionParams& p) {
 }
 
 Status CheckSubstitutionMaps(const ExpressionParams& p) {
-  bool any_expression = p.condition || p.update || p.projection;
+  bool any_expression = p.condition || p.update || p.projection || p.key_condition || p.filter;
   if (p.names) {
     if (!any_expression) {
       return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
@@ -41,7 +43,7 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
     }
   }
   if (p.values) {
-    if (!p.condition && !p.update) {
+    if (!p.condition && !p.update && !p.key_condition && !p.filter) {
       return Error::Validation("ExpressionAttributeValues can only be specified when using expressions");
     }
     if (p.values->empty()) return Error::Validation("ExpressionAttributeValues must not be empty");
@@ -77,6 +79,13 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
   }
   if (p.condition) {
     POGI_ASSIGN_OR_RETURN(out.condition, expr::ParseCondition(*p.condition, expr::ExpressionKind::kCondition, subs));
+  }
+  if (p.key_condition) {
+    POGI_ASSIGN_OR_RETURN(out.key_condition,
+                          expr::ParseCondition(*p.key_condition, expr::ExpressionKind::kKeyCondition, subs));
+  }
+  if (p.filter) {
+    POGI_ASSIGN_OR_RETURN(out.filter, expr::ParseCondition(*p.filter, expr::ExpressionKind::kFilter, subs));
   }
   if (p.projection) {
     POGI_ASSIGN_OR_RETURN(out.projection, expr::ParseProjection(*p.projection, subs));

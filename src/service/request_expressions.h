@@ -20,6 +20,8 @@ struct ExpressionParams {
   const std::string* condition = nullptr;   // ConditionExpression
   const std::string* update = nullptr;      // UpdateExpression
   const std::string* projection = nullptr;  // ProjectionExpression
+  const std::string* key_condition = nullptr;  // KeyConditionExpression
+  const std::string* filter = nullptr;         // FilterExpression
   const expr::NameMap* names = nullptr;     // ExpressionAttributeNames
   const expr::AttributeMap* values = nullptr;  // ExpressionAttributeValues
   // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
@@ -30,6 +32,8 @@ struct ParsedExpressions {
   std::optional<expr::Condition> condition;
   std::optional<expr::Update> update;
   std::optional<expr::Projection> projection;
+  std::optional<expr::Condition> key_condition;
+  std::optional<expr::Condition> filter;
 };
 
 // Validates and parses. Errors are DynamoDB's ValidationExceptions.

@@ -121,10 +121,10 @@ class SqliteTxn final : public WriteTxn {
       }
     } else {
       sql = !r.is_index
-                ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash>=?2 AND hash<?3 AND "
+                ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash>=?2 AND hash<=?3 AND "
                   "(?4 IS NULL OR (hash, pk, sk)>(?4, ?5, ?6)) ORDER BY hash, pk, sk"
                 : "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash>=?2 "
-                  "AND hash<?3 AND (?4 IS NULL OR (hash, pk, sk, tpk, tsk)>(?4, ?5, ?6, ?7, ?8)) ORDER "
+                  "AND hash<=?3 AND (?4 IS NULL OR (hash, pk, sk, tpk, tsk)>(?4, ?5, ?6, ?7, ?8)) ORDER "
                   "BY hash, pk, sk, tpk, tsk";
     }
     POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(sql));
@@ -132,7 +132,9 @@ class SqliteTxn final : public WriteTxn {
     const RowPosition* start = r.start_after ? &*r.start_after : nullptr;
     if (r.partition) {
       st->Bind(2, PartitionHash(*r.partition)).Bind(3, *r.partition);
-      st->Bind(4, std::string_view(r.sort_lo ? *r.sort_lo : std::string()));
+      // Bound without copying (SQLITE_STATIC): each view must outlive the read.
+      static const std::string kMinKey;
+      st->Bind(4, std::string_view(r.sort_lo ? *r.sort_lo : kMinKey));
       st->Bind(5, std::string_view(r.sort_hi ? *r.sort_hi : MaxKey()));
       st->BindOptional(6, r.exclude_lo).BindOptional(7, r.exclude_hi);
       if (start) {
@@ -142,14 +144,13 @@ class SqliteTxn final : public WriteTxn {
     } else {
       st->Bind(2, r.hash_lo).Bind(3, r.hash_hi);
       if (start) {
-        st->Bind(4, start->hash).Bind(5, std::string_view(start->partition)).Bind(6, std::string_view(start->sort));
+        st->Bind(4, PartitionHash(start->partition)).Bind(5, std::string_view(start->partition)).Bind(6, std::string_view(start->sort));
         if (r.is_index) st->Bind(7, std::string_view(start->table_partition)).Bind(8, std::string_view(start->table_sort));
       }
     }
     int rc;
     Row row;
     while ((rc = st->Step()) == SQLITE_ROW) {
-      row.hash = st->Int(0);
       row.partition = st->BlobView(1);
       row.sort = st->BlobView(2);
       if (r.is_index) {

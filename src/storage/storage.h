@@ -44,27 +44,29 @@ struct IndexRecord {
 // key; for an index they are the index key and `table_partition`/
 // `table_sort` the item's key in its table. Views valid during the visit only.
 struct Row {
-  int64_t hash = 0;
   std::string_view partition, sort, table_partition, table_sort, item;
 };
 
 // Where a range read starts after (exclusive), in the read's own order.
 struct RowPosition {
-  int64_t hash = 0;
   std::string partition, sort, table_partition, table_sort;
 };
+
+// Partition keys are spread over [0, kMaxHash] by a hash; Scan visits them
+// in hash order, so parallel scan segments are contiguous hash ranges.
+inline constexpr int64_t kMaxHash = INT64_MAX;
 
 // A range read over a table's items or an index's entries.
 //   Query: one partition (`partition` set), sort keys within the bounds, in
 //          sort-key order (then table key, for an index) or the reverse.
-//   Scan:  every partition whose hash lies in [hash_lo, hash_hi), in
+//   Scan:  every partition whose hash lies in [hash_lo, hash_hi], in
 //          (hash, partition, sort[, table key]) order.
 struct RangeRead {
   int64_t id = 0;  // table id or index id
   bool is_index = false;
   std::optional<std::string> partition;
   int64_t hash_lo = 0;
-  int64_t hash_hi = INT64_MAX;
+  int64_t hash_hi = kMaxHash;
   // Inclusive sort-key bounds; nullopt: unbounded. An `exclude` value is left
   // out even when it is a bound (for < and >).
   std::optional<std::string> sort_lo, sort_hi, exclude_lo, exclude_hi;

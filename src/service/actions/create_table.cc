@@ -1,9 +1,11 @@
 // CreateTable: validate the key schema, attribute definitions and billing
 // exactly as DynamoDB does, then record the table in the catalog.
+#include <map>
 #include <random>
 #include <set>
 
 #include "service/constraints.h"
+#include "service/index_schema.h"
 #include "service/engine.h"
 
 namespace pogi::service {
@@ -76,7 +78,44 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
   }
   c.OneOf(req.has_table_class() ? &req.table_class() : nullptr, {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
           "tableClass");
+  for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {
+    const auto& g = req.global_secondary_indexes(i);
+    CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
+                      g.has_projection() ? &g.projection() : nullptr,
+                      g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
+                      "globalSecondaryIndexes." + std::to_string(i + 1) + ".member");
+  }
+  for (int i = 0; i < req.local_secondary_indexes_size(); ++i) {
+    const auto& l = req.local_secondary_indexes(i);
+    CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(),
+                      l.has_projection() ? &l.projection() : nullptr, nullptr,
+                      "localSecondaryIndexes." + std::to_string(i + 1) + ".member");
+  }
   return c.Finish();
+}
+
+// Each index's own rules, their number, and unique names.
+Status CheckIndexes(const v1::CreateTableRequest& req) {
+  if (req.global_secondary_indexes_size() > kMaxGlobalIndexes) {
+    return Error::InvalidParameter("GlobalSecondaryIndex count exceeds the per-table limit of " +
+                                   std::to_string(kMaxGlobalIndexes));
+  }
+  if (req.local_secondary_indexes_size() > kMaxLocalIndexes) {
+    return Error::InvalidParameter("Number of LocalSecondaryIndexes exceeds per-table limit of " +
+                                   std::to_string(kMaxLocalIndexes));
+  }
+  std::set<std::string> names;
+  for (const auto& g : req.global_secondary_indexes()) {
+    if (!names.insert(g.index_name()).second) return Error::InvalidParameter("Duplicate index name: " + g.index_name());
+    POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false, req.key_schema(),
+                                          req.attribute_definitions()));
+  }
+  for (const auto& l : req.local_secondary_indexes()) {
+    if (!names.insert(l.index_name()).second) return Error::InvalidParameter("Duplicate index name: " + l.index_name());
+    POGI_RETURN_IF_ERROR(CheckIndexSchema(l.index_name(), l.key_schema(), l.projection(), true, req.key_schema(),
+                                          req.attribute_definitions()));
+  }
+  return Status::Ok();
 }
 
 // The rules that relate members to each other.
@@ -115,10 +154,30 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
     return Error::InvalidParameter("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
                                    keys + "], AttributeDefinitions: [" + defs + "]");
   }
-  if (defined.size() != static_cast<size_t>(ks.size())) {
-    return Error::InvalidParameter(
-        "Number of attributes in KeySchema does not exactly match number of attributes defined in "
-        "AttributeDefinitions");
+  POGI_RETURN_IF_ERROR(CheckIndexes(req));
+  std::set<std::string> used;
+  for (const auto& k : ks) used.insert(k.attribute_name());
+  for (const auto& g : req.global_secondary_indexes()) {
+    for (const auto& k : g.key_schema()) used.insert(k.attribute_name());
+  }
+  for (const auto& l : req.local_secondary_indexes()) {
+    for (const auto& k : l.key_schema()) used.insert(k.attribute_name());
+  }
+  if (defined.size() != used.size()) {
+    if (req.global_secondary_indexes_size() == 0 && req.local_secondary_indexes_size() == 0) {
+      return Error::InvalidParameter(
+          "Number of attributes in KeySchema does not exactly match number of attributes defined in "
+          "AttributeDefinitions");
+    }
+    auto join = [](const auto& names) {
+      std::string s;
+      for (const auto& n : names) s += (s.empty() ? "" : ", ") + std::string(n);
+      return s;
+    };
+    std::vector<std::string> defs;
+    for (const auto& a : req.attribute_definitions()) defs.push_back(a.attribute_name());
+    return Error::InvalidParameter("Some AttributeDefinitions are not used. AttributeDefinitions: [" + join(defs) +
+                                   "], keys used: [" + join(used) + "]");
   }
   bool on_demand = req.billing_mode() == "PAY_PER_REQUEST";
   if (on_demand && req.has_provisioned_throughput()) {
@@ -143,11 +202,11 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
     }
     return Error::Validation("No provisioned throughput specified for the table");
   }
-  // Secondary indexes and streams are not implemented yet: refuse them
-  // rather than create a table that silently lacks them.
-  if (req.local_secondary_indexes_size() || req.global_secondary_indexes_size()) {
-    return Error::Validation("pogi does not support secondary indexes yet");
+  for (const auto& g : req.global_secondary_indexes()) {
+    POGI_RETURN_IF_ERROR(CheckIndexThroughput(g.index_name(), g.has_provisioned_throughput(), on_demand));
   }
+  // Streams are not implemented yet: refuse them rather than create a table
+  // that silently lacks them.
   if (req.has_stream_specification() && req.stream_specification().stream_enabled()) {
     return Error::Validation("pogi does not support DynamoDB Streams yet");
   }
@@ -184,6 +243,25 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     sse->set_kms_master_key_arn(std::string("arn:aws:kms:") + kRegion + ":" + kAccount +
                                 ":key/" + NewTableId());
   }
+  for (const auto& g : req.global_secondary_indexes()) {
+    auto* gd = d.add_global_secondary_indexes();
+    gd->set_index_name(g.index_name());
+    *gd->mutable_key_schema() = g.key_schema();
+    *gd->mutable_projection() = g.projection();
+    gd->set_index_status("ACTIVE");
+    gd->set_index_arn(IndexArn(d.table_arn(), g.index_name()));
+    auto* gpt = gd->mutable_provisioned_throughput();
+    gpt->set_number_of_decreases_today(0);
+    gpt->set_read_capacity_units(g.provisioned_throughput().read_capacity_units());
+    gpt->set_write_capacity_units(g.provisioned_throughput().write_capacity_units());
+  }
+  for (const auto& l : req.local_secondary_indexes()) {
+    auto* ld = d.add_local_secondary_indexes();
+    ld->set_index_name(l.index_name());
+    *ld->mutable_key_schema() = l.key_schema();
+    *ld->mutable_projection() = l.projection();
+    ld->set_index_arn(IndexArn(d.table_arn(), l.index_name()));
+  }
   d.set_deletion_protection_enabled(req.deletion_protection_enabled());
   return d;
 }
@@ -201,7 +279,14 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
       return Error::ResourceInUse("Table already exists: " + req.table_name());
     }
     POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateTable({0, req.table_name(), d.SerializeAsString()}));
-    table = Catalog::Make(id, d);
+    std::map<std::string, int64_t> index_ids;
+    for (const auto& g : d.global_secondary_indexes()) {
+      POGI_ASSIGN_OR_RETURN(index_ids[g.index_name()], txn.CreateIndex(id, g.index_name()));
+    }
+    for (const auto& l : d.local_secondary_indexes()) {
+      POGI_ASSIGN_OR_RETURN(index_ids[l.index_name()], txn.CreateIndex(id, l.index_name()));
+    }
+    table = Catalog::Make(id, d, index_ids);
     catalog_.Put(table);  // inside the write, so the next create sees it
     return Status::Ok();
   });
@@ -214,6 +299,15 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
   resp.mutable_table_description()->set_table_status("CREATING");
   resp.mutable_table_description()->set_item_count(0);
   resp.mutable_table_description()->set_table_size_bytes(0);
+  for (auto& g : *resp.mutable_table_description()->mutable_global_secondary_indexes()) {
+    g.set_index_status("CREATING");
+    g.set_item_count(0);
+    g.set_index_size_bytes(0);
+  }
+  for (auto& l : *resp.mutable_table_description()->mutable_local_secondary_indexes()) {
+    l.set_item_count(0);
+    l.set_index_size_bytes(0);
+  }
   return resp;
 }
 

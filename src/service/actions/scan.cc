@@ -1,0 +1,100 @@
+// Scan: every item of a table or index in hash order, one page at a time,
+// optionally one segment of a parallel scan.
+#include "expr/legacy.h"
+#include "service/engine.h"
+#include "service/read_request.h"
+
+namespace pogi::service {
+
+namespace {
+
+constexpr int64_t kMaxTotalSegments = 1000000;
+
+// Segment s of n covers a contiguous slice of the partition-key hash space,
+// so the segments are disjoint and together cover every item.
+void SegmentRange(int64_t segment, int64_t total, storage::RangeRead* read) {
+  using u128 = unsigned __int128;
+  const u128 space = static_cast<u128>(storage::kMaxHash) + 1;
+  read->hash_lo = static_cast<int64_t>(space * segment / total);
+  read->hash_hi = static_cast<int64_t>(space * (segment + 1) / total - 1);
+}
+
+}  // namespace
+
+Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
+  Constraints c;
+  CheckReadMembers(c, IfPresent(req.has_table_name(), req.table_name()),
+                   IfPresent(req.has_index_name(), req.index_name()), IfPresent(req.has_select(), req.select()),
+                   req.has_limit() ? std::optional(req.limit()) : std::nullopt,
+                   IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                   IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  c.AtLeast(req.has_segment() ? std::optional(req.segment()) : std::nullopt, 0, "segment");
+  if (req.has_segment() && req.segment() > kMaxTotalSegments - 1) {
+    c.Add("Value '" + std::to_string(req.segment()) +
+          "' at 'segment' failed to satisfy constraint: Member must have value less than or equal to 999999");
+  }
+  c.AtLeast(req.has_total_segments() ? std::optional(req.total_segments()) : std::nullopt, 1, "totalSegments");
+  if (req.has_total_segments() && req.total_segments() > kMaxTotalSegments) {
+    c.Add("Value '" + std::to_string(req.total_segments()) +
+          "' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000");
+  }
+  POGI_RETURN_IF_ERROR(c.Finish());
+  if (req.has_segment() && !req.has_total_segments()) {
+    return Error::Validation(
+        "The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
+  }
+  if (req.has_total_segments() && !req.has_segment()) {
+    return Error::Validation(
+        "The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
+  }
+  if (req.has_segment() && req.segment() >= req.total_segments()) {
+    return Error::Validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+                             "Segment: " + std::to_string(req.segment()) + " is not less than TotalSegments: " +
+                             std::to_string(req.total_segments()));
+  }
+
+  ExpressionParams params;
+  params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
+  params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
+  SetSubstitutions(params, req);
+  if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
+  if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  if (!parsed.filter && (!req.scan_filter().empty() || req.has_conditional_operator())) {
+    POGI_ASSIGN_OR_RETURN(parsed.filter,
+                          expr::ConvertFilter(req.scan_filter(), IfPresent(req.has_conditional_operator(),
+                                                                           req.conditional_operator()),
+                                              "ScanFilter"));
+  }
+  std::string_view projection_param = "ProjectionExpression";
+  if (!parsed.projection && req.attributes_to_get_size() > 0) {
+    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(req.attributes_to_get()));
+    projection_param = "AttributesToGet";
+  }
+
+  POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
+  POGI_ASSIGN_OR_RETURN(const Index* index,
+                        FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
+  storage::RangeRead read;
+  read.id = index ? index->id : table->id;
+  read.is_index = index != nullptr;
+  if (req.has_segment()) SegmentRange(req.segment(), req.total_segments(), &read);
+  if (!req.exclusive_start_key().empty()) {
+    POGI_ASSIGN_OR_RETURN(read.start_after, StartPosition(*table, index, req.exclusive_start_key()));
+  }
+  POGI_ASSIGN_OR_RETURN(auto page_req, MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
+                                                       req.has_limit() ? std::optional(req.limit()) : std::nullopt,
+                                                       std::move(parsed.filter), std::move(parsed.projection),
+                                                       projection_param));
+  std::optional<Page> page;
+  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(page, ReadPage(txn, read, page_req));
+    return Status::Ok();
+  }));
+  v1::ScanResponse resp;
+  FillResponse(std::move(*page), *table, req.consistent_read(), req.return_consumed_capacity(),
+               page_req.count_only, &resp);
+  return resp;
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,58 @@
+// What Query and Scan share before and after their range read: the index
+// named by IndexName, the Select rules, the page request, and filling the
+// response.
+#pragma once
+
+#include <string>
+
+#include "common/result.h"
+#include "service/catalog.h"
+#include "service/constraints.h"
+#include "service/read_page.h"
+#include "service/request_expressions.h"
+
+namespace pogi::service {
+
+// The member constraints Query and Scan share.
+void CheckReadMembers(Constraints& c, const std::string* table_name, const std::string* index_name,
+                      const std::string* select, std::optional<int64_t> limit, const std::string* consumed,
+                      const std::string* conditional_operator);
+
+// The index named `index_name` (null when absent), or DynamoDB's error.
+Result<const Index*> FindIndexOf(const Table& table, const std::string* index_name, bool consistent_read);
+
+// Resolves Select against the projection and the index, and decides whether
+// an LSI read must fetch attributes from the table. `projection_param` names
+// the projection parameter used ("ProjectionExpression"/"AttributesToGet").
+Result<PageRequest> MakePageRequest(const Table& table, const Index* index, const std::string* select,
+                                    std::optional<int64_t> limit, std::optional<expr::Condition> filter,
+                                    std::optional<expr::Projection> projection,
+                                    std::string_view projection_param);
+
+// Items, Count, ScannedCount, LastEvaluatedKey and ConsumedCapacity.
+template <typename Response>
+void FillResponse(Page page, const Table& table, bool consistent, const std::string& capacity_mode,
+                  bool count_only, Response* resp);
+
+}  // namespace pogi::service
+
+#include "service/capacity.h"
+
+namespace pogi::service {
+
+template <typename Response>
+void FillResponse(Page page, const Table& table, bool consistent, const std::string& capacity_mode,
+                  bool count_only, Response* resp) {
+  if (!count_only) {
+    for (auto& item : page.items) *resp->add_items()->mutable_attributes() = std::move(item);
+  }
+  resp->set_count(page.count);
+  resp->set_scanned_count(page.scanned_count);
+  if (page.last_evaluated_key) *resp->mutable_last_evaluated_key() = std::move(*page.last_evaluated_key);
+  if (WantsCapacity(capacity_mode)) {
+    FillConsumed(capacity_mode, table.description.table_name(), ReadUnits(page.bytes_read, consistent),
+                 resp->mutable_consumed_capacity());
+  }
+}
+
+}  // namespace pogi::service

@@ -55,10 +55,18 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   return txn.AdjustCounters(table.id, count_delta, new_size - old_size);
 }
 
-Result<ItemChange> ModifyItem(storage::Storage& storage, const Table& table,
+Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const Table& seen) {
+  auto table = catalog.Find(seen.description.table_name());
+  if (!table || table->id != seen.id) return Error::ResourceNotFound("Requested resource not found");
+  return table;
+}
+
+Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& seen,
                               const storage::EncodedKey& key, const Decide& decide) {
   ItemChange change;
   Status s = storage.Write([&](storage::WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(auto current, CurrentTable(catalog, seen));
+    const Table& table = *current;
     POGI_ASSIGN_OR_RETURN(change.old_item, ReadItem(txn, table, key));
     POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr));
     return ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,

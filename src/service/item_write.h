@@ -34,8 +34,14 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
 // item, nullopt to delete, or an error (a failed condition) to write nothing.
 using Decide = std::function<Result<std::optional<value::AttributeMap>>(const value::AttributeMap* old)>;
 
+// The table as it is now, inside a write: a request looks its table up
+// before its write runs, and UpdateTable/DeleteTable may have changed it in
+// between. Every write uses this one (its indexes) and fails as DynamoDB
+// does when the table is gone.
+Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const Table& seen);
+
 // One atomic read-decide-write of one item.
-Result<ItemChange> ModifyItem(storage::Storage& storage, const Table& table,
+Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& table,
                               const storage::EncodedKey& key, const Decide& decide);
 
 }  // namespace pogi::service

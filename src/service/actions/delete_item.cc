@@ -41,7 +41,7 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
     return std::optional<value::AttributeMap>();
   };
-  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, *table, key, decide));
+  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));
   v1::DeleteItemResponse resp;
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = change.old_item ? value::ItemSize(*change.old_item) : 0;

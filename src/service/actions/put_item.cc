@@ -42,7 +42,7 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
     return std::optional<value::AttributeMap>(std::move(item));
   };
-  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, *table, key, decide));
+  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));
   v1::PutItemResponse resp;
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,

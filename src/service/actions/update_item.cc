@@ -61,7 +61,7 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
     }
     return std::optional<value::AttributeMap>(std::move(item));
   };
-  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, *table, key, decide));
+  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));
 
   v1::UpdateItemResponse resp;
   const std::string& rv = req.return_values();

@@ -1,0 +1,244 @@
+// UpdateTable: billing mode and throughput, deletion protection, and global
+// secondary indexes created (with a backfill of the existing items) or
+// deleted.
+#include <map>
+#include <set>
+
+#include "service/engine.h"
+#include "service/index_entries.h"
+#include "service/index_schema.h"
+#include "service/item_request.h"
+#include "service/item_write.h"
+#include "service/request_expressions.h"
+
+namespace pogi::service {
+namespace {
+
+Status CheckMembers(const v1::UpdateTableRequest& req) {
+  Constraints c;
+  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  c.OneOf(IfPresent(req.has_billing_mode(), req.billing_mode()), {"PROVISIONED", "PAY_PER_REQUEST"}, "billingMode");
+  if (req.has_provisioned_throughput()) {
+    const auto& p = req.provisioned_throughput();
+    c.Required(p.has_read_capacity_units(), "provisionedThroughput.readCapacityUnits");
+    c.Required(p.has_write_capacity_units(), "provisionedThroughput.writeCapacityUnits");
+    c.AtLeast(p.has_read_capacity_units() ? std::optional(p.read_capacity_units()) : std::nullopt, 1,
+              "provisionedThroughput.readCapacityUnits");
+    c.AtLeast(p.has_write_capacity_units() ? std::optional(p.write_capacity_units()) : std::nullopt, 1,
+              "provisionedThroughput.writeCapacityUnits");
+  }
+  for (int i = 0; i < req.global_secondary_index_updates_size(); ++i) {
+    const auto& u = req.global_secondary_index_updates(i);
+    std::string at = "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member";
+    if (u.has_create()) {
+      const auto& g = u.create();
+      CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
+                        g.has_projection() ? &g.projection() : nullptr,
+                        g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr, at + ".create");
+    }
+    if (u.has_delete_()) {
+      const auto& d = u.delete_();
+      CheckTableName(c, d.has_index_name() ? &d.index_name() : nullptr, at + ".delete.indexName");
+    }
+    if (u.has_update()) {
+      const auto& d = u.update();
+      CheckTableName(c, d.has_index_name() ? &d.index_name() : nullptr, at + ".update.indexName");
+    }
+  }
+  return c.Finish();
+}
+
+// Writes an entry into `index` for every item of the table that has its key,
+// streaming: the items are never all in memory.
+Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) {
+  storage::RangeRead all;
+  all.id = table.id;
+  std::optional<Error> failure;
+  POGI_RETURN_IF_ERROR(txn.ReadRange(all, [&](const storage::Row& row) {
+    auto item = value::DecodeItem(row.item);
+    if (!item.ok()) {
+      failure = item.error();
+      return false;
+    }
+    // Items whose index key has another type stay out of the index, as
+    // DynamoDB's backfill leaves them (it reports them as violations).
+    auto index_key = IndexKeyOf(index, item->attributes());
+    if (!index_key) return true;
+    value::AttributeMap projected = ProjectForIndex(table, index, item->attributes());
+    storage::EncodedKey key{std::string(row.partition), std::string(row.sort)};
+    Status put = txn.PutIndexEntry(index.id, *index_key, key, value::EncodeItem(projected), value::ItemSize(projected));
+    if (!put.ok()) failure = put.error();
+    return put.ok();
+  }));
+  if (failure) return *failure;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckMembers(req));
+  bool changes_something = req.has_billing_mode() || req.has_provisioned_throughput() ||
+                           req.global_secondary_index_updates_size() > 0 || req.has_stream_specification() ||
+                           req.has_sse_specification() || req.has_deletion_protection_enabled() ||
+                           req.has_table_class() || req.has_on_demand_throughput();
+  if (!changes_something) {
+    return Error::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
+        "SSESpecification or ReplicaUpdates or DeletionProtectionEnabled is required");
+  }
+  if (req.has_stream_specification() && req.stream_specification().stream_enabled()) {
+    return Error::Validation("pogi does not support DynamoDB Streams yet");
+  }
+  int online_changes = 0;
+  for (const auto& u : req.global_secondary_index_updates()) {
+    online_changes += u.has_create() + u.has_delete_();
+    if (u.has_create() + u.has_delete_() + u.has_update() != 1) {
+      return Error::InvalidParameter(
+          "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
+          "GlobalSecondaryIndexUpdate.Delete must not be null");
+    }
+  }
+  if (online_changes > 1) {
+    return Error::LimitExceeded("Subscriber limit exceeded: Only 1 online index can be created or deleted "
+                                "simultaneously per table");
+  }
+
+  POGI_ASSIGN_OR_RETURN(auto seen, FindTable(req.table_name()));
+  v1::UpdateTableResponse resp;
+  Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(auto table, CurrentTable(catalog_, *seen));
+    v1::TableDescription d = table->description;
+    std::map<std::string, int64_t> index_ids;
+    for (const auto& i : table->indexes) index_ids[i.name] = i.id;
+    bool on_demand = req.has_billing_mode() ? req.billing_mode() == "PAY_PER_REQUEST"
+                                            : d.billing_mode_summary().billing_mode() == "PAY_PER_REQUEST";
+    if (req.has_billing_mode()) {
+      if (on_demand && req.has_provisioned_throughput()) {
+        return Error::InvalidParameter(
+            "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+      }
+      if (!on_demand && !req.has_provisioned_throughput() && d.provisioned_throughput().read_capacity_units() == 0) {
+        return Error::InvalidParameter(
+            "ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
+      }
+      if (on_demand) {
+        d.mutable_billing_mode_summary()->set_billing_mode("PAY_PER_REQUEST");
+        d.mutable_billing_mode_summary()->set_last_update_to_pay_per_request_date_time(clock_->Now());
+        d.mutable_provisioned_throughput()->set_read_capacity_units(0);
+        d.mutable_provisioned_throughput()->set_write_capacity_units(0);
+      } else {
+        d.clear_billing_mode_summary();
+      }
+    } else if (on_demand && req.has_provisioned_throughput()) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be "
+          "specified when BillingMode is PAY_PER_REQUEST");
+    }
+    if (req.has_provisioned_throughput()) {
+      d.mutable_provisioned_throughput()->set_read_capacity_units(req.provisioned_throughput().read_capacity_units());
+      d.mutable_provisioned_throughput()->set_write_capacity_units(req.provisioned_throughput().write_capacity_units());
+      d.mutable_provisioned_throughput()->set_last_increase_date_time(clock_->Now());
+    }
+    if (req.has_deletion_protection_enabled()) d.set_deletion_protection_enabled(req.deletion_protection_enabled());
+    if (req.has_table_class()) d.mutable_table_class_summary()->set_table_class(req.table_class());
+
+    // New attribute definitions join the table's (for a new index's keys).
+    for (const auto& def : req.attribute_definitions()) {
+      bool known = false;
+      for (const auto& existing : d.attribute_definitions()) {
+        if (existing.attribute_name() != def.attribute_name()) continue;
+        known = true;
+        if (existing.attribute_type() != def.attribute_type()) {
+          return Error::InvalidParameter("Cannot change the type of attribute " + def.attribute_name() +
+                                         " while it is used as a key");
+        }
+      }
+      if (!known) *d.add_attribute_definitions() = def;
+    }
+
+    std::vector<std::string> created, deleted;
+    for (const auto& u : req.global_secondary_index_updates()) {
+      if (u.has_create()) {
+        const auto& g = u.create();
+        if (table->FindIndex(g.index_name())) {
+          return Error::Validation("One or more parameter values were invalid: Index with name: " + g.index_name() +
+                                   " already exists");
+        }
+        if (d.global_secondary_indexes_size() >= kMaxGlobalIndexes) {
+          return Error::LimitExceeded("Subscriber limit exceeded: The number of global secondary indexes per table "
+                                      "cannot exceed " + std::to_string(kMaxGlobalIndexes));
+        }
+        POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false, d.key_schema(),
+                                              d.attribute_definitions()));
+        POGI_RETURN_IF_ERROR(CheckIndexThroughput(g.index_name(), g.has_provisioned_throughput(), on_demand));
+        auto* gd = d.add_global_secondary_indexes();
+        gd->set_index_name(g.index_name());
+        *gd->mutable_key_schema() = g.key_schema();
+        *gd->mutable_projection() = g.projection();
+        gd->set_index_status("ACTIVE");
+        gd->set_index_arn(IndexArn(d.table_arn(), g.index_name()));
+        gd->mutable_provisioned_throughput()->set_number_of_decreases_today(0);
+        gd->mutable_provisioned_throughput()->set_read_capacity_units(g.provisioned_throughput().read_capacity_units());
+        gd->mutable_provisioned_throughput()->set_write_capacity_units(g.provisioned_throughput().write_capacity_units());
+        POGI_ASSIGN_OR_RETURN(index_ids[g.index_name()], txn.CreateIndex(table->id, g.index_name()));
+        created.push_back(g.index_name());
+      } else if (u.has_delete_()) {
+        const std::string& name = u.delete_().index_name();
+        const Index* index = table->FindIndex(name);
+        if (!index || !index->global) {
+          return Error::ResourceNotFound("Requested resource not found: Index: " + name + " not found");
+        }
+        POGI_RETURN_IF_ERROR(txn.DropIndex(index->id));
+        auto* gsis = d.mutable_global_secondary_indexes();
+        for (int i = 0; i < gsis->size(); ++i) {
+          if ((*gsis)[i].index_name() == name) {
+            resp.mutable_table_description()->add_global_secondary_indexes()->CopyFrom((*gsis)[i]);
+            gsis->DeleteSubrange(i, 1);
+            break;
+          }
+        }
+        index_ids.erase(name);
+        deleted.push_back(name);
+      } else {
+        const auto& up = u.update();
+        bool found = false;
+        for (auto& g : *d.mutable_global_secondary_indexes()) {
+          if (g.index_name() != up.index_name()) continue;
+          found = true;
+          if (up.has_provisioned_throughput()) {
+            g.mutable_provisioned_throughput()->set_read_capacity_units(up.provisioned_throughput().read_capacity_units());
+            g.mutable_provisioned_throughput()->set_write_capacity_units(up.provisioned_throughput().write_capacity_units());
+          }
+        }
+        if (!found) {
+          return Error::ResourceNotFound("Requested resource not found: Index: " + up.index_name() + " not found");
+        }
+      }
+    }
+    auto updated = Catalog::Make(table->id, d, index_ids);
+    for (const auto& name : created) POGI_RETURN_IF_ERROR(Backfill(txn, *updated, *updated->FindIndex(name)));
+    POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
+    catalog_.Put(updated);  // inside the write: later writes maintain the new index
+
+    // The answer shows the change in progress, as DynamoDB's does.
+    auto deleting = std::move(*resp.mutable_table_description()->mutable_global_secondary_indexes());
+    *resp.mutable_table_description() = d;
+    resp.mutable_table_description()->set_table_status("UPDATING");
+    for (auto& g : *resp.mutable_table_description()->mutable_global_secondary_indexes()) {
+      if (std::find(created.begin(), created.end(), g.index_name()) != created.end()) {
+        g.set_index_status("CREATING");
+        g.set_backfilling(true);
+      }
+    }
+    for (auto& g : deleting) {
+      g.set_index_status("DELETING");
+      *resp.mutable_table_description()->add_global_secondary_indexes() = std::move(g);
+    }
+    return Status::Ok();
+  });
+  POGI_RETURN_IF_ERROR(s);
+  return resp;
+}
+
+}  // namespace pogi::service

@@ -12,6 +12,7 @@
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/catalog.h"
 #include "service/clock.h"
+#include "service/transaction_tokens.h"
 #include "storage/storage.h"
 
 namespace pogi::service {
@@ -62,6 +63,7 @@ class Engine {
   std::unique_ptr<storage::Storage> storage_;
   std::shared_ptr<const Clock> clock_;
   Catalog catalog_;
+  TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
 };
 
 }  // namespace pogi::service

@@ -316,12 +316,6 @@ TEST_F(EngineTest, CreateTableBillingRules) {
 
 TEST_F(EngineTest, CreateTableRefusesWhatIsNotImplemented) {
   auto req = TableRequest("tbl");
-  req.add_global_secondary_indexes()->set_index_name("g");
-  EXPECT_EQ(CreateError(*engine_, req), "pogi does not support secondary indexes yet");
-  req = TableRequest("tbl");
-  req.add_local_secondary_indexes()->set_index_name("l");
-  EXPECT_EQ(CreateError(*engine_, req), "pogi does not support secondary indexes yet");
-  req = TableRequest("tbl");
   req.mutable_stream_specification()->set_stream_enabled(true);
   EXPECT_EQ(CreateError(*engine_, req), "pogi does not support DynamoDB Streams yet");
   // A disabled stream is no stream.

@@ -352,8 +352,6 @@ void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::str
 bool AlwaysEmitted(const FieldDescriptor* f) {
   static const std::set<const FieldDescriptor*> kFields = {
       v1::ListTablesResponse::descriptor()->FindFieldByName("table_names"),
-      v1::QueryResponse::descriptor()->FindFieldByName("items"),
-      v1::ScanResponse::descriptor()->FindFieldByName("items"),
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("responses"),
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("unprocessed_keys"),
       v1::BatchWriteItemResponse::descriptor()->FindFieldByName("unprocessed_items"),

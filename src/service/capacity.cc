@@ -21,4 +21,18 @@ void FillConsumed(const std::string& mode, const std::string& table, double unit
   if (mode == "INDEXES") out->mutable_table()->set_capacity_units(units);
 }
 
+void FillConsumed(const std::string& mode, const std::string& table, std::optional<double> table_units,
+                  const std::vector<IndexCapacity>& indexes, v1::ConsumedCapacity* out) {
+  double total = table_units.value_or(0);
+  for (const auto& i : indexes) total += i.units;
+  out->set_table_name(table);
+  out->set_capacity_units(total);
+  if (mode != "INDEXES") return;
+  if (table_units) out->mutable_table()->set_capacity_units(*table_units);
+  for (const auto& i : indexes) {
+    auto* map = i.global ? out->mutable_global_secondary_indexes() : out->mutable_local_secondary_indexes();
+    (*map)[i.name].set_capacity_units((*map)[i.name].capacity_units() + i.units);
+  }
+}
+
 }  // namespace pogi::service

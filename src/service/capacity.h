@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "common/result.h"
 #include "pogi/v1/dynamodb.pb.h"
@@ -18,5 +20,17 @@ bool WantsCapacity(const std::string& mode);
 // Fills `out` with `units` charged to `table`, in the shape `mode` asks for.
 void FillConsumed(const std::string& mode, const std::string& table, double units,
                   v1::ConsumedCapacity* out);
+
+// Units charged to one secondary index.
+struct IndexCapacity {
+  std::string name;
+  bool global = true;
+  double units = 0;
+};
+
+// As above, with units charged to indexes too: CapacityUnits is the sum, and
+// INDEXES breaks it down (Table only when `table_units` is charged).
+void FillConsumed(const std::string& mode, const std::string& table, std::optional<double> table_units,
+                  const std::vector<IndexCapacity>& indexes, v1::ConsumedCapacity* out);
 
 }  // namespace pogi::service

@@ -1,6 +1,7 @@
 // The shared item write path.
 #include "service/item_write.h"
 
+#include "expr/value_ops.h"
 #include "service/index_entries.h"
 
 namespace pogi::service {
@@ -19,20 +20,41 @@ bool SameKey(const storage::EncodedKey& a, const storage::EncodedKey& b) {
   return a.partition == b.partition && a.sort == b.sort;
 }
 
-// Keeps every secondary index of `table` exact for the change.
+bool SameAttributes(const value::AttributeMap& a, const value::AttributeMap& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& [name, v] : a) {
+    auto it = b.find(name);
+    if (it == b.end() || !expr::ValuesEqual(v, it->second)) return false;
+  }
+  return true;
+}
+
+// Keeps every secondary index of `table` exact for the change. An entry
+// whose key and projected attributes do not change is left alone (and, as
+// in DynamoDB, costs nothing).
 Status UpdateIndexes(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
-                     const value::AttributeMap* old_item, const value::AttributeMap* new_item) {
+                     const value::AttributeMap* old_item, const value::AttributeMap* new_item,
+                     std::vector<IndexCapacity>* index_units) {
   for (const Index& index : table.indexes) {
     auto old_key = old_item ? IndexKeyOf(index, *old_item) : std::nullopt;
     auto new_key = new_item ? IndexKeyOf(index, *new_item) : std::nullopt;
+    if (!old_key && !new_key) continue;
+    double units = 0;
+    std::optional<value::AttributeMap> old_projected;
+    if (old_key) old_projected = ProjectForIndex(table, index, *old_item);
     if (old_key && (!new_key || !SameKey(*old_key, *new_key))) {
       POGI_RETURN_IF_ERROR(txn.DeleteIndexEntry(index.id, *old_key, key));
+      units += WriteUnits(value::ItemSize(*old_projected));
+      old_projected.reset();
     }
     if (new_key) {
       value::AttributeMap projected = ProjectForIndex(table, index, *new_item);
-      POGI_RETURN_IF_ERROR(txn.PutIndexEntry(index.id, *new_key, key, value::EncodeItem(projected),
-                                             value::ItemSize(projected)));
+      if (old_projected && SameAttributes(*old_projected, projected)) continue;
+      int64_t size = value::ItemSize(projected);
+      POGI_RETURN_IF_ERROR(txn.PutIndexEntry(index.id, *new_key, key, value::EncodeItem(projected), size));
+      units += WriteUnits(size);
     }
+    if (index_units) index_units->push_back({index.name, index.global, units});
   }
   return Status::Ok();
 }
@@ -40,10 +62,13 @@ Status UpdateIndexes(storage::WriteTxn& txn, const Table& table, const storage::
 }  // namespace
 
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
-                   const value::AttributeMap* old_item, const value::AttributeMap* new_item) {
+                   const value::AttributeMap* old_item, const value::AttributeMap* new_item,
+                   std::vector<IndexCapacity>* index_units) {
   if (!old_item && !new_item) return Status::Ok();  // deleting what is not there
   if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
-  if (!table.indexes.empty()) POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item));
+  if (!table.indexes.empty()) {
+    POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item, index_units));
+  }
   if (new_item) {
     POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, value::EncodeItem(*new_item)));
   } else {
@@ -70,7 +95,7 @@ Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog,
     POGI_ASSIGN_OR_RETURN(change.old_item, ReadItem(txn, table, key));
     POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr));
     return ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,
-                       change.new_item ? &*change.new_item : nullptr);
+                       change.new_item ? &*change.new_item : nullptr, &change.index_units);
   });
   POGI_RETURN_IF_ERROR(s);
   return change;

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "common/result.h"
+#include "service/capacity.h"
 #include "service/catalog.h"
 #include "storage/storage.h"
 #include "value/item.h"
@@ -17,6 +18,7 @@ namespace pogi::service {
 struct ItemChange {
   std::optional<value::AttributeMap> old_item;  // before the write, if any
   std::optional<value::AttributeMap> new_item;  // after the write; nullopt: deleted
+  std::vector<IndexCapacity> index_units;       // write units charged to indexes
 };
 
 // The item stored under `key`, if any.
@@ -27,8 +29,12 @@ Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const
 // create or a delete) with everything that must change with it: the table's
 // counters and every secondary index. Fails (writing nothing) when the new
 // item's index key attributes have the wrong type.
+// When `index_units` is not null it receives the write units each index
+// was charged (an index entry written or removed; nothing when the entry
+// does not change).
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
-                   const value::AttributeMap* old_item, const value::AttributeMap* new_item);
+                   const value::AttributeMap* old_item, const value::AttributeMap* new_item,
+                   std::vector<IndexCapacity>* index_units = nullptr);
 
 // Decides the new item from the old one (null when there is none): the new
 // item, nullopt to delete, or an error (a failed condition) to write nothing.

@@ -41,6 +41,24 @@ struct Part {
   std::string attribute;
 };
 
+// "pk = :p AND :v < sk" is "sk > :v": DynamoDB accepts the value on either side.
+Condition Normalized(const Condition& c) {
+  if (c.kind != Condition::Kind::kCompare || c.operands.size() != 2 ||
+      c.operands[0].kind != Operand::Kind::kValue || c.operands[1].kind != Operand::Kind::kPath) {
+    return c;
+  }
+  Condition flipped = c;
+  std::swap(flipped.operands[0], flipped.operands[1]);
+  switch (c.op) {
+    case expr::Comparator::kLt: flipped.op = expr::Comparator::kGt; break;
+    case expr::Comparator::kLe: flipped.op = expr::Comparator::kGe; break;
+    case expr::Comparator::kGt: flipped.op = expr::Comparator::kLt; break;
+    case expr::Comparator::kGe: flipped.op = expr::Comparator::kLe; break;
+    default: break;
+  }
+  return flipped;
+}
+
 Result<Part> Classify(const Condition& c) {
   bool supported = c.kind == Condition::Kind::kCompare || c.kind == Condition::Kind::kBetween ||
                    c.kind == Condition::Kind::kBeginsWith;
@@ -93,9 +111,12 @@ Result<storage::RangeRead> CompileKeyCondition(const Condition& condition, const
   } else {
     leaves.push_back(&condition);
   }
+  std::vector<Condition> normalized;
+  normalized.reserve(leaves.size());
+  for (const Condition* leaf : leaves) normalized.push_back(Normalized(*leaf));
   std::vector<Part> parts;
-  for (const Condition* leaf : leaves) {
-    POGI_ASSIGN_OR_RETURN(auto part, Classify(*leaf));
+  for (const Condition& leaf : normalized) {
+    POGI_ASSIGN_OR_RETURN(auto part, Classify(leaf));
     parts.push_back(std::move(part));
   }
   if (parts.size() > 2) return Error::Validation("Conditions can be of length 1 or 2 only");
@@ -112,7 +133,7 @@ Result<storage::RangeRead> CompileKeyCondition(const Condition& condition, const
       return Error::Validation("Query condition missed key schema element: " +
                                (on_hash || parts.size() == 1 || !range ? hash.name : range->name));
     } else {
-      return NotSupported();  // two conditions on one key attribute
+      return Error::Validation("KeyConditionExpressions must only contain one condition per key");
     }
   }
   if (!on_hash) return Error::Validation("Query condition missed key schema element: " + hash.name);

@@ -40,7 +40,7 @@ Result<PageRequest> MakePageRequest(const Table& table, const Index* index, cons
                                     : "ALL_ATTRIBUTES";
   if (projection && chosen != "SPECIFIC_ATTRIBUTES") {
     return Error::Validation("Cannot specify the " + std::string(projection_param) + " when choosing to get " +
-                             chosen);
+                             (chosen == "COUNT" ? std::string("only the Count") : chosen));
   }
   if (chosen == "SPECIFIC_ATTRIBUTES" && !projection) {
     return Error::Validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get "
@@ -52,6 +52,18 @@ Result<PageRequest> MakePageRequest(const Table& table, const Index* index, cons
   if (chosen == "ALL_ATTRIBUTES" && index && index->global && index->projection_type != "ALL") {
     return Error::InvalidParameter("Select type ALL_ATTRIBUTES is not supported for global secondary index " +
                                    index->name + " because its projection type is not ALL");
+  }
+  // A global index has only what it projects.
+  if (index && index->global && projection) {
+    std::set<std::string> names;
+    CollectNames(*projection, &names);
+    std::string missing;
+    for (const auto& name : names) {
+      if (!IndexHolds(table, *index, name)) missing += (missing.empty() ? "" : ", ") + name;
+    }
+    if (!missing.empty()) {
+      return Error::InvalidParameter("Global secondary index " + index->name + " does not project [" + missing + "]");
+    }
   }
   PageRequest req;
   req.table = &table;

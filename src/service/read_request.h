@@ -31,8 +31,8 @@ Result<PageRequest> MakePageRequest(const Table& table, const Index* index, cons
 
 // Items, Count, ScannedCount, LastEvaluatedKey and ConsumedCapacity.
 template <typename Response>
-void FillResponse(Page page, const Table& table, bool consistent, const std::string& capacity_mode,
-                  bool count_only, Response* resp);
+void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
+                  const std::string& capacity_mode, bool count_only, Response* resp);
 
 }  // namespace pogi::service
 
@@ -41,17 +41,23 @@ void FillResponse(Page page, const Table& table, bool consistent, const std::str
 namespace pogi::service {
 
 template <typename Response>
-void FillResponse(Page page, const Table& table, bool consistent, const std::string& capacity_mode,
-                  bool count_only, Response* resp) {
+void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
+                  const std::string& capacity_mode, bool count_only, Response* resp) {
   if (!count_only) {
-    for (auto& item : page.items) *resp->add_items()->mutable_attributes() = std::move(item);
+    auto* items = resp->mutable_items();
+    for (auto& item : page.items) *items->add_items()->mutable_attributes() = std::move(item);
   }
   resp->set_count(page.count);
   resp->set_scanned_count(page.scanned_count);
   if (page.last_evaluated_key) *resp->mutable_last_evaluated_key() = std::move(*page.last_evaluated_key);
   if (WantsCapacity(capacity_mode)) {
-    FillConsumed(capacity_mode, table.description.table_name(), ReadUnits(page.bytes_read, consistent),
-                 resp->mutable_consumed_capacity());
+    double units = ReadUnits(page.bytes_read, consistent);
+    if (index) {
+      FillConsumed(capacity_mode, table.description.table_name(), std::nullopt,
+                   {{index->name, index->global, units}}, resp->mutable_consumed_capacity());
+    } else {
+      FillConsumed(capacity_mode, table.description.table_name(), units, resp->mutable_consumed_capacity());
+    }
   }
 }
 

@@ -18,7 +18,8 @@ namespace pogi::storage {
 namespace {
 
 // DO NOT CHANGE without a migration: the on-disk format version.
-constexpr int64_t kFormatVersion = 1;
+// 2: partition hashes are mixed (format 1 was a development format).
+constexpr int64_t kFormatVersion = 2;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -56,18 +57,6 @@ CREATE TABLE IF NOT EXISTS index_items(
 const std::string& MaxKey() {
   static const std::string k(2100, '\xff');
   return k;
-}
-
-// Scan order follows this hash of the encoded partition key (DESIGN.md), so
-// that parallel scan segments are contiguous ranges. FNV-1a, 63 bits so that
-// SQLite's signed integers sort it as unsigned. DO NOT CHANGE: stored on disk.
-int64_t PartitionHash(std::string_view partition) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : partition) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return static_cast<int64_t>(h >> 1);
 }
 
 // ReadTxn and WriteTxn over one connection. The caller holds that connection
@@ -411,10 +400,9 @@ Status CheckFormat(Db& db) {
   POGI_ASSIGN_OR_RETURN(auto get, db.Prepare("SELECT value FROM meta WHERE key='format'"));
   int rc = get->Step();
   if (rc == SQLITE_ROW) {
-    if (get->Int(0) > kFormatVersion) {
-      return Error::Internal("database format " + std::to_string(get->Int(0)) +
-                             " is newer than this pogi understands (" +
-                             std::to_string(kFormatVersion) + ")");
+    if (get->Int(0) != kFormatVersion) {
+      return Error::Internal("database format " + std::to_string(get->Int(0)) + " is not the format this pogi "
+                             "reads (" + std::to_string(kFormatVersion) + ")");
     }
     return Status::Ok();
   }
@@ -426,6 +414,24 @@ Status CheckFormat(Db& db) {
 }
 
 }  // namespace
+
+// FNV-1a over the bytes, then a 64-bit finalizer (splitmix64's) so that
+// similar keys ("k001", "k002") land far apart: parallel scan segments are
+// hash ranges and must split the keys evenly. 63 bits, so that SQLite's
+// signed integers sort it as unsigned.
+int64_t PartitionHash(std::string_view partition) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : partition) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  return static_cast<int64_t>(h >> 1);
+}
 
 Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
   std::string path = ":memory:";

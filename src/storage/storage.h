@@ -56,6 +56,9 @@ struct RowPosition {
 // in hash order, so parallel scan segments are contiguous hash ranges.
 inline constexpr int64_t kMaxHash = INT64_MAX;
 
+// The hash of an encoded partition key. DO NOT CHANGE: stored on disk.
+int64_t PartitionHash(std::string_view partition);
+
 // A range read over a table's items or an index's entries.
 //   Query: one partition (`partition` set), sort keys within the bounds, in
 //          sort-key order (then table key, for an index) or the reverse.

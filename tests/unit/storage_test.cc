@@ -144,7 +144,7 @@ TEST(StorageTest, NewerFormatIsRefused) {
   ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value=99 WHERE key='format'", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   std::string m = OpenError(Options{.data_dir = dir.path()});
-  EXPECT_NE(m.find("database format 99 is newer than this pogi understands (1)"), std::string::npos) << m;
+  EXPECT_NE(m.find("database format 99 is not the format this pogi reads (2)"), std::string::npos) << m;
 }
 
 TEST(StorageTest, FolderThatCannotBeCreatedFails) {

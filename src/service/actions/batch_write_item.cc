@@ -125,6 +125,10 @@ Result<v1::BatchWriteItemResponse> Engine::BatchWriteItem(const v1::BatchWriteIt
   v1::BatchWriteItemResponse resp;
   CapacityTally capacity;
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
+    // The tables as they are now (UpdateTable may have added an index).
+    for (auto& w : writes) {
+      POGI_ASSIGN_OR_RETURN(w.table, CurrentTable(catalog_, *w.table));
+    }
     capacity = CapacityTally();
     resp.Clear();
     for (const auto& w : writes) {

@@ -48,7 +48,7 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
     int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
                             value::ItemSize(*change.new_item));
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
-                 resp.mutable_consumed_capacity());
+                 change.index_units, resp.mutable_consumed_capacity());
   }
   if (req.return_values() == "ALL_OLD" && change.old_item) {
     *resp.mutable_attributes() = std::move(*change.old_item);

@@ -97,7 +97,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
     return Status::Ok();
   }));
   v1::QueryResponse resp;
-  FillResponse(std::move(*page), *table, req.consistent_read(), req.return_consumed_capacity(),
+  FillResponse(std::move(*page), *table, index, req.consistent_read(), req.return_consumed_capacity(),
                page_req.count_only, &resp);
   return resp;
 }

@@ -81,6 +81,12 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   if (req.has_segment()) SegmentRange(req.segment(), req.total_segments(), &read);
   if (!req.exclusive_start_key().empty()) {
     POGI_ASSIGN_OR_RETURN(read.start_after, StartPosition(*table, index, req.exclusive_start_key()));
+    int64_t hash = storage::PartitionHash(read.start_after->partition);
+    if (req.has_segment() && (hash < read.hash_lo || hash > read.hash_hi)) {
+      return Error::Validation("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+                               "ExclusiveStartKey with correct Segment. TotalSegments: " +
+                               std::to_string(req.total_segments()) + " Segment: " + std::to_string(req.segment()));
+    }
   }
   POGI_ASSIGN_OR_RETURN(auto page_req, MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
                                                        req.has_limit() ? std::optional(req.limit()) : std::nullopt,
@@ -92,7 +98,7 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
     return Status::Ok();
   }));
   v1::ScanResponse resp;
-  FillResponse(std::move(*page), *table, req.consistent_read(), req.return_consumed_capacity(),
+  FillResponse(std::move(*page), *table, index, req.consistent_read(), req.return_consumed_capacity(),
                page_req.count_only, &resp);
   return resp;
 }

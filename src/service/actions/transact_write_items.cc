@@ -17,6 +17,7 @@
 #include "expr/update.h"
 #include "service/capacity.h"
 #include "service/engine.h"
+#include "service/index_entries.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
@@ -244,9 +245,20 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
     reasons.assign(actions.size(), Reason("None"));
     cancelled = false;
     int64_t aggregate = 0;
+    // The tables as they are now (UpdateTable may have added an index).
+    for (auto& a : actions) {
+      POGI_ASSIGN_OR_RETURN(a.table, CurrentTable(catalog_, *a.table));
+    }
     for (size_t i = 0; i < actions.size(); ++i) {
       POGI_ASSIGN_OR_RETURN(auto old, ReadItem(txn, *actions[i].table, actions[i].key));
       auto outcome = DecideAction(actions[i], std::move(old));
+      // An index key of the wrong type cancels the transaction like any
+      // other invalid action, rather than failing it outright.
+      if (outcome.ok() && outcome->new_item) {
+        if (Status keys = CheckIndexKeys(*actions[i].table, *outcome->new_item); !keys.ok()) {
+          outcome = std::move(keys).error();
+        }
+      }
       if (!outcome.ok()) {
         reasons[i] = ReasonOf(outcome.error());
         cancelled = true;

@@ -78,7 +78,7 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
     int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
                             value::ItemSize(*change.new_item));
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
-                 resp.mutable_consumed_capacity());
+                 change.index_units, resp.mutable_consumed_capacity());
   }
   return resp;
 }

@@ -216,6 +216,19 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         }
       }
     }
+    // Definitions no key schema uses any more go, as DynamoDB drops them.
+    std::set<std::string> used;
+    for (const auto& k : d.key_schema()) used.insert(k.attribute_name());
+    for (const auto& g : d.global_secondary_indexes()) {
+      for (const auto& k : g.key_schema()) used.insert(k.attribute_name());
+    }
+    for (const auto& l : d.local_secondary_indexes()) {
+      for (const auto& k : l.key_schema()) used.insert(k.attribute_name());
+    }
+    auto* defs = d.mutable_attribute_definitions();
+    for (int i = defs->size() - 1; i >= 0; --i) {
+      if (!used.count((*defs)[i].attribute_name())) defs->DeleteSubrange(i, 1);
+    }
     auto updated = Catalog::Make(table->id, d, index_ids);
     for (const auto& name : created) POGI_RETURN_IF_ERROR(Backfill(txn, *updated, *updated->FindIndex(name)));
     POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));

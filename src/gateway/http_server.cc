@@ -9,7 +9,9 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
@@ -136,51 +138,61 @@ class Session : public std::enable_shared_from_this<Session> {
   Shared& shared_;
 };
 
+// One io_context per thread, each run by its own thread: a connection stays
+// on the context that accepted it, so no request crosses threads and the
+// contexts need no locking or cross-thread wake-ups. The listener lives on
+// the first context and deals connections out in turn.
 class BeastServer final : public HttpServer {
  public:
-  BeastServer(service::Engine& engine, int threads)
-      : shared_{engine}, ioc_(threads), acceptor_(asio::make_strand(ioc_)), threads_(threads) {}
+  BeastServer(service::Engine& engine, int threads) : shared_{engine} {
+    for (int i = 0; i < threads; ++i) contexts_.push_back(std::make_unique<asio::io_context>(1));
+    acceptor_.emplace(*contexts_[0]);
+  }
 
   Status Listen(const std::string& host, uint16_t port) {
     beast::error_code ec;
     auto address = asio::ip::make_address(host, ec);
     if (ec) return Error::Internal("invalid host address " + host);
     tcp::endpoint ep(address, port);
-    acceptor_.open(ep.protocol(), ec);
-    if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(ep, ec);
-    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    acceptor_->open(ep.protocol(), ec);
+    if (!ec) acceptor_->set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_->bind(ep, ec);
+    if (!ec) acceptor_->listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
       return Error::Internal("cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
     }
-    port_ = acceptor_.local_endpoint().port();
+    port_ = acceptor_->local_endpoint().port();
     return Status::Ok();
   }
 
   uint16_t port() const override { return port_; }
 
   void Run() override {
+    // Keeps each context running while it has no connection.
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
+    for (auto& c : contexts_) guards.push_back(asio::make_work_guard(*c));
     DoAccept();
     std::vector<std::thread> pool;
-    for (int i = 1; i < threads_; ++i) pool.emplace_back([this] { ioc_.run(); });
-    ioc_.run();
+    for (size_t i = 1; i < contexts_.size(); ++i) pool.emplace_back([this, i] { contexts_[i]->run(); });
+    contexts_[0]->run();
     for (auto& t : pool) t.join();
   }
 
   void Stop() override {
-    asio::post(acceptor_.get_executor(), [this] {
+    asio::post(acceptor_->get_executor(), [this] {
       shared_.stopping = true;
       beast::error_code ec;
-      acceptor_.close(ec);
+      acceptor_->close(ec);
       WaitForDrain(std::chrono::steady_clock::now() + std::chrono::seconds(5));
     });
   }
 
  private:
   void DoAccept() {
-    acceptor_.async_accept(asio::make_strand(ioc_), [this](beast::error_code ec, tcp::socket socket) {
+    asio::io_context& target = *contexts_[next_++ % contexts_.size()];
+    acceptor_->async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
       if (ec) {
-        if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+        if (ec == asio::error::operation_aborted || !acceptor_->is_open()) return;
       } else {
         socket.set_option(tcp::no_delay(true), ec);
         std::make_shared<Session>(std::move(socket), shared_)->Start();
@@ -189,20 +201,21 @@ class BeastServer final : public HttpServer {
     });
   }
 
-  // Polls until no request is being handled (or the deadline), then stops.
+  // Polls until no request is being handled (or the deadline), then stops
+  // every context.
   void WaitForDrain(std::chrono::steady_clock::time_point deadline) {
     if (shared_.in_flight == 0 || std::chrono::steady_clock::now() > deadline) {
-      ioc_.stop();
+      for (auto& c : contexts_) c->stop();
       return;
     }
-    auto timer = std::make_shared<asio::steady_timer>(ioc_, std::chrono::milliseconds(5));
+    auto timer = std::make_shared<asio::steady_timer>(*contexts_[0], std::chrono::milliseconds(5));
     timer->async_wait([this, timer, deadline](beast::error_code) { WaitForDrain(deadline); });
   }
 
   Shared shared_;
-  asio::io_context ioc_;
-  tcp::acceptor acceptor_;
-  int threads_;
+  std::vector<std::unique_ptr<asio::io_context>> contexts_;
+  std::optional<tcp::acceptor> acceptor_;
+  size_t next_ = 0;
   uint16_t port_ = 0;
 };
 

@@ -56,6 +56,9 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req) {
   auto result = op->invoke(engine, *request);
   if (!result.ok()) return ErrorResponse(result.error());
   ApiResponse r;
+  // JSON is about as long as the proto encoding; reserving avoids regrowth
+  // for large pages.
+  r.body.reserve((*result)->ByteSizeLong() * 5 / 4 + 64);
   MessageToJson(**result, &r.body);
   return r;
 }

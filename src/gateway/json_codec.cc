@@ -239,23 +239,26 @@ Status ReadMessage(const json& j, Message* m, int depth) {
 
 void WriteString(std::string_view s, std::string* out) {
   out->push_back('"');
-  for (char c : s) {
+  size_t plain = 0;  // start of the run of characters that need no escape
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(s.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"': out->append("\\\""); break;
       case '\\': out->append("\\\\"); break;
       case '\n': out->append("\\n"); break;
       case '\r': out->append("\\r"); break;
       case '\t': out->append("\\t"); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          snprintf(buf, sizeof buf, "\\u%04x", c);
-          out->append(buf);
-        } else {
-          out->push_back(c);
-        }
+      default: {
+        char buf[8];
+        snprintf(buf, sizeof buf, "\\u%04x", c);
+        out->append(buf);
+      }
     }
   }
+  out->append(s.data() + plain, s.size() - plain);
   out->push_back('"');
 }
 

@@ -16,4 +16,20 @@ void CheckReturnValues(Constraints& c, const std::string* return_values);
 // ReturnValuesOnConditionCheckFailure.
 void CheckReturnOnFailure(Constraints& c, const std::string* value);
 
+// The member checks PutItem, UpdateItem and DeleteItem share: the table name,
+// ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+// ReturnValuesOnConditionCheckFailure and ConditionalOperator.
+template <typename Request>
+void CheckWriteMembers(Constraints& c, const Request& req) {
+  auto present = [](bool has, const std::string& v) { return has ? &v : nullptr; };
+  CheckTableName(c, present(req.has_table_name(), req.table_name()));
+  CheckReturnValues(c, present(req.has_return_values(), req.return_values()));
+  CheckReturnOptions(c, present(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     present(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
+  CheckReturnOnFailure(c, present(req.has_return_values_on_condition_check_failure(),
+                                  req.return_values_on_condition_check_failure()));
+  c.OneOf(present(req.has_conditional_operator(), req.conditional_operator()), {"AND", "OR"},
+          "conditionalOperator");
+}
+
 }  // namespace pogi::service

@@ -109,11 +109,11 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
     if (matches) {
       ++page.count;
       if (!req.count_only) {
-        page.items.push_back(req.projection ? expr::Project(*req.projection, item) : item);
+        page.items.push_back(req.projection ? expr::Project(*req.projection, item) : std::move(item));
       }
     }
     if ((req.limit && page.scanned_count >= *req.limit) || page.bytes_read >= kMaxPageBytes) {
-      last = KeyOf(*req.table, req.index, item);
+      last = KeyOf(*req.table, req.index, matches && !req.count_only && !req.projection ? page.items.back() : item);
       stopped = true;
       return false;
     }

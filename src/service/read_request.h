@@ -34,6 +34,22 @@ template <typename Response>
 void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
                   const std::string& capacity_mode, bool count_only, Response* resp);
 
+// Reads one page in a snapshot and answers it: the end both Query and Scan
+// share once the range and the page rules are known.
+template <typename Request, typename Response>
+Result<Response> AnswerPage(storage::Storage& storage, const storage::RangeRead& read,
+                            const PageRequest& page_req, const Index* index, const Request& req) {
+  std::optional<Page> page;
+  POGI_RETURN_IF_ERROR(storage.Read([&](storage::ReadTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(page, ReadPage(txn, read, page_req));
+    return Status::Ok();
+  }));
+  Response resp;
+  FillResponse(std::move(*page), *page_req.table, index, req.consistent_read(), req.return_consumed_capacity(),
+               page_req.count_only, &resp);
+  return resp;
+}
+
 }  // namespace pogi::service
 
 #include "service/capacity.h"

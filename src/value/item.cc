@@ -8,16 +8,22 @@ namespace {
 
 constexpr char kItemFormatProtoV1 = 1;
 
-// Significant digits of a canonical number ("-120.50" has 4: 1, 2, 0, 5).
+// Significant digits of a number ("-120.50" has 4: 1, 2, 0, 5): the digits
+// from the first non-zero one to the last non-zero one.
 int64_t SignificantDigits(std::string_view n) {
-  std::string digits;
+  int64_t count = 0, pending_zeros = 0;
+  bool started = false;
   for (char c : n) {
-    if (c >= '0' && c <= '9') digits.push_back(c);
+    if (c < '0' || c > '9') continue;
+    if (c == '0') {
+      if (started) ++pending_zeros;
+      continue;
+    }
+    count += pending_zeros + 1;
+    pending_zeros = 0;
+    started = true;
   }
-  size_t first = digits.find_first_not_of('0');
-  if (first == std::string::npos) return 1;
-  size_t last = digits.find_last_not_of('0');
-  return static_cast<int64_t>(last - first + 1);
+  return started ? count : 1;
 }
 
 }  // namespace

@@ -11,15 +11,8 @@ namespace pogi::service {
 
 Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckWriteMembers(c, req);
   c.Required(req.has_key(), "key");
-  CheckReturnValues(c, IfPresent(req.has_return_values(), req.return_values()));
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
-                     IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
-  CheckReturnOnFailure(c, IfPresent(req.has_return_values_on_condition_check_failure(),
-                                    req.return_values_on_condition_check_failure()));
-  c.OneOf(IfPresent(req.has_conditional_operator(), req.conditional_operator()), {"AND", "OR"},
-          "conditionalOperator");
   POGI_RETURN_IF_ERROR(c.Finish());
   if (req.has_return_values() && req.return_values() != "NONE" && req.return_values() != "ALL_OLD") {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");

@@ -91,15 +91,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
                                                        req.has_limit() ? std::optional(req.limit()) : std::nullopt,
                                                        std::move(parsed.filter), std::move(parsed.projection),
                                                        projection_param));
-  std::optional<Page> page;
-  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(page, ReadPage(txn, read, page_req));
-    return Status::Ok();
-  }));
-  v1::QueryResponse resp;
-  FillResponse(std::move(*page), *table, index, req.consistent_read(), req.return_consumed_capacity(),
-               page_req.count_only, &resp);
-  return resp;
+  return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read, page_req, index, req);
 }
 
 }  // namespace pogi::service

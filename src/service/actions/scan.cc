@@ -92,15 +92,7 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
                                                        req.has_limit() ? std::optional(req.limit()) : std::nullopt,
                                                        std::move(parsed.filter), std::move(parsed.projection),
                                                        projection_param));
-  std::optional<Page> page;
-  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(page, ReadPage(txn, read, page_req));
-    return Status::Ok();
-  }));
-  v1::ScanResponse resp;
-  FillResponse(std::move(*page), *table, index, req.consistent_read(), req.return_consumed_capacity(),
-               page_req.count_only, &resp);
-  return resp;
+  return AnswerPage<v1::ScanRequest, v1::ScanResponse>(*storage_, read, page_req, index, req);
 }
 
 }  // namespace pogi::service

@@ -280,4 +280,10 @@ Error TransactionValidation(Error e) {
   return e;
 }
 
+Error CancelForKey(size_t count, size_t index, const std::string& message) {
+  std::vector<v1::CancellationReason> reasons(count, Reason("None"));
+  reasons[index] = Reason("ValidationError", message);
+  return TransactionCanceled(reasons);
+}
+
 }  // namespace pogi::service

@@ -7,6 +7,7 @@
 #include <google/protobuf/message.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,23 @@ Error TransactionCanceled(const std::vector<v1::CancellationReason>& reasons);
 
 // A reason of the given code; `message` empty for None.
 v1::CancellationReason Reason(const std::string& code, const std::string& message = "");
+
+// The cancellation DynamoDB answers when action `index` of `count` has a key
+// that does not match its table: ValidationError there, None elsewhere.
+Error CancelForKey(size_t count, size_t index, const std::string& message);
+
+// DynamoDB's error when two actions of one transaction name the same item.
+// `actions` have `table` (a shared_ptr<const Table>) and `key` members.
+template <typename Actions>
+Status CheckOneActionPerItem(const Actions& actions) {
+  std::set<std::string> seen;
+  for (const auto& a : actions) {
+    if (!seen.insert(ItemIdentity(*a.table, a.key)).second) {
+      return Error::Validation("Transaction request cannot include multiple operations on one item");
+    }
+  }
+  return Status::Ok();
+}
 
 // The nesting error as the transaction operations word it: without the
 // "1 validation error detected: " head. Other errors pass unchanged.

@@ -1,6 +1,7 @@
 // The shared parts of Query and Scan.
 #include "service/read_request.h"
 
+#include "expr/legacy.h"
 #include "service/index_entries.h"
 #include "service/item_request.h"
 
@@ -28,6 +29,20 @@ Result<const Index*> FindIndexOf(const Table& table, const std::string* index_na
     return Error::Validation("Consistent reads are not supported on global secondary indexes");
   }
   return index;
+}
+
+Result<std::string_view> ApplyLegacyReadParams(
+    ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::Condition>& filter,
+    const std::string* conditional_operator, std::string_view filter_name,
+    const google::protobuf::RepeatedPtrField<std::string>& attributes_to_get) {
+  if (!parsed.filter && (!filter.empty() || conditional_operator)) {
+    POGI_ASSIGN_OR_RETURN(parsed.filter, expr::ConvertFilter(filter, conditional_operator, filter_name));
+  }
+  if (!parsed.projection && !attributes_to_get.empty()) {
+    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(attributes_to_get));
+    return std::string_view("AttributesToGet");
+  }
+  return std::string_view("ProjectionExpression");
 }
 
 Result<PageRequest> MakePageRequest(const Table& table, const Index* index, const std::string* select,

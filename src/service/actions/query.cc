@@ -51,17 +51,10 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
     }
     POGI_ASSIGN_OR_RETURN(parsed.key_condition, expr::ConvertFilter(req.key_conditions(), nullptr, "KeyConditions"));
   }
-  if (legacy_filter || (req.has_conditional_operator() && !parsed.filter)) {
-    POGI_ASSIGN_OR_RETURN(parsed.filter,
-                          expr::ConvertFilter(req.query_filter(), IfPresent(req.has_conditional_operator(),
-                                                                            req.conditional_operator()),
-                                              "QueryFilter"));
-  }
-  std::string_view projection_param = "ProjectionExpression";
-  if (!parsed.projection && req.attributes_to_get_size() > 0) {
-    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(req.attributes_to_get()));
-    projection_param = "AttributesToGet";
-  }
+  POGI_ASSIGN_OR_RETURN(std::string_view projection_param,
+                        ApplyLegacyReadParams(parsed, req.query_filter(),
+                                              IfPresent(req.has_conditional_operator(), req.conditional_operator()),
+                                              "QueryFilter", req.attributes_to_get()));
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(const Index* index,

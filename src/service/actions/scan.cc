@@ -60,17 +60,10 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
   if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  if (!parsed.filter && (!req.scan_filter().empty() || req.has_conditional_operator())) {
-    POGI_ASSIGN_OR_RETURN(parsed.filter,
-                          expr::ConvertFilter(req.scan_filter(), IfPresent(req.has_conditional_operator(),
-                                                                           req.conditional_operator()),
-                                              "ScanFilter"));
-  }
-  std::string_view projection_param = "ProjectionExpression";
-  if (!parsed.projection && req.attributes_to_get_size() > 0) {
-    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(req.attributes_to_get()));
-    projection_param = "AttributesToGet";
-  }
+  POGI_ASSIGN_OR_RETURN(std::string_view projection_param,
+                        ApplyLegacyReadParams(parsed, req.scan_filter(),
+                                              IfPresent(req.has_conditional_operator(), req.conditional_operator()),
+                                              "ScanFilter", req.attributes_to_get()));
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(const Index* index,

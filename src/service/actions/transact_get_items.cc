@@ -72,17 +72,8 @@ Result<v1::TransactGetItemsResponse> Engine::TransactGetItems(const v1::Transact
     }
     gets[i].key = std::move(key).value();
   }
-  if (mismatch) {
-    std::vector<v1::CancellationReason> reasons(gets.size(), Reason("None"));
-    reasons[mismatch->first] = Reason("ValidationError", mismatch->second);
-    return TransactionCanceled(reasons);
-  }
-  std::set<std::string> seen;
-  for (const auto& a : gets) {
-    if (!seen.insert(ItemIdentity(*a.table, a.key)).second) {
-      return Error::Validation("Transaction request cannot include multiple operations on one item");
-    }
-  }
+  if (mismatch) return CancelForKey(gets.size(), mismatch->first, mismatch->second);
+  POGI_RETURN_IF_ERROR(CheckOneActionPerItem(gets));
 
   v1::TransactGetItemsResponse resp;
   CapacityTally capacity;

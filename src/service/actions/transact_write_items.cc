@@ -214,17 +214,8 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
     a.key = std::move(key).value();
     if (a.update) POGI_RETURN_IF_ERROR(CheckNoKeyUpdate(*a.table, *a.update));
   }
-  if (mismatch) {
-    std::vector<v1::CancellationReason> reasons(actions.size(), Reason("None"));
-    reasons[mismatch->first] = Reason("ValidationError", mismatch->second);
-    return TransactionCanceled(reasons);
-  }
-  std::set<std::string> seen;
-  for (const auto& a : actions) {
-    if (!seen.insert(ItemIdentity(*a.table, a.key)).second) {
-      return Error::Validation("Transaction request cannot include multiple operations on one item");
-    }
-  }
+  if (mismatch) return CancelForKey(actions.size(), mismatch->first, mismatch->second);
+  POGI_RETURN_IF_ERROR(CheckOneActionPerItem(actions));
 
   // The same token with the same request answers again without writing.
   const bool has_token = req.has_client_request_token();

@@ -1,6 +1,5 @@
 // Scan: every item of a table or index in hash order, one page at a time,
 // optionally one segment of a parallel scan.
-#include "expr/legacy.h"
 #include "service/engine.h"
 #include "service/read_request.h"
 

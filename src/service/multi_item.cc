@@ -239,17 +239,24 @@ void CapacityTally::Fill(const std::string& mode, char kind,
   }
 }
 
-void AddCollectionMetrics(const Table& table, const value::AttributeMap& item,
-                          google::protobuf::Map<std::string, v1::ItemCollectionMetricsList>* metrics) {
-  if (table.description.local_secondary_indexes_size() == 0) return;
+bool FillCollectionMetrics(const Table& table, const value::AttributeMap& item, v1::ItemCollectionMetrics* out) {
+  if (table.description.local_secondary_indexes_size() == 0) return false;
   auto it = item.find(table.hash.name);
-  if (it == item.end()) return;
-  v1::ItemCollectionMetrics* m = (*metrics)[table.description.table_name()].add_metrics();
-  (*m->mutable_item_collection_key())[table.hash.name] = it->second;
+  if (it == item.end()) return false;
+  (*out->mutable_item_collection_key())[table.hash.name] = it->second;
   // DynamoDB estimates an item collection's size as a range in GB; a local
   // collection is far below 1 GB.
-  m->add_size_estimate_range_gb(0.0);
-  m->add_size_estimate_range_gb(1.0);
+  out->add_size_estimate_range_gb(0.0);
+  out->add_size_estimate_range_gb(1.0);
+  return true;
+}
+
+void AddCollectionMetrics(const Table& table, const value::AttributeMap& item,
+                          google::protobuf::Map<std::string, v1::ItemCollectionMetricsList>* metrics) {
+  v1::ItemCollectionMetrics m;
+  if (FillCollectionMetrics(table, item, &m)) {
+    *(*metrics)[table.description.table_name()].add_metrics() = std::move(m);
+  }
 }
 
 Error TransactionCanceled(const std::vector<v1::CancellationReason>& reasons) {

@@ -62,6 +62,10 @@ class CapacityTally {
 // ItemCollectionMetrics of a write to `item` (its key attributes suffice):
 // DynamoDB reports them only for tables with local secondary indexes. Appends
 // to metrics[table name] when the table has any.
+// ItemCollectionMetrics of the item collection `item` belongs to (tables
+// with local secondary indexes only); false when there is none.
+bool FillCollectionMetrics(const Table& table, const value::AttributeMap& item, v1::ItemCollectionMetrics* out);
+
 void AddCollectionMetrics(const Table& table, const value::AttributeMap& item,
                           google::protobuf::Map<std::string, v1::ItemCollectionMetricsList>* metrics);
 

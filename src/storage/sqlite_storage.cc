@@ -300,7 +300,7 @@ class SqliteStorage final : public Storage {
   }
 
   Status Write(const std::function<Status(WriteTxn&)>& fn) override {
-    PendingWrite w{&fn};
+    PendingWrite w(&fn);
     std::unique_lock lock(queue_mu_);
     queue_.push_back(&w);
     while (!w.done && queue_.front() != &w) w.cv.wait(lock);
@@ -339,6 +339,7 @@ class SqliteStorage final : public Storage {
 
  private:
   struct PendingWrite {
+    explicit PendingWrite(const std::function<Status(WriteTxn&)>* f) : fn(f) {}
     const std::function<Status(WriteTxn&)>* fn;
     Status status;
     bool done = false;

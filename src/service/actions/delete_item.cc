@@ -5,6 +5,7 @@
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
+#include "service/multi_item.h"
 #include "service/request_expressions.h"
 
 namespace pogi::service {
@@ -36,6 +37,10 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
   };
   POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));
   v1::DeleteItemResponse resp;
+  if (req.return_item_collection_metrics() == "SIZE") {
+    v1::ItemCollectionMetrics metrics;
+    if (FillCollectionMetrics(*table, key_map, &metrics)) *resp.mutable_item_collection_metrics() = std::move(metrics);
+  }
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = change.old_item ? value::ItemSize(*change.old_item) : 0;
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),

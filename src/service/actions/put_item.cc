@@ -6,6 +6,7 @@
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
+#include "service/multi_item.h"
 #include "service/request_expressions.h"
 
 namespace pogi::service {
@@ -37,6 +38,10 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   };
   POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));
   v1::PutItemResponse resp;
+  if (req.return_item_collection_metrics() == "SIZE") {
+    v1::ItemCollectionMetrics metrics;
+    if (FillCollectionMetrics(*table, *change.new_item, &metrics)) *resp.mutable_item_collection_metrics() = std::move(metrics);
+  }
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
                             value::ItemSize(*change.new_item));

@@ -8,6 +8,7 @@
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
+#include "service/multi_item.h"
 #include "service/request_expressions.h"
 
 namespace pogi::service {
@@ -66,6 +67,10 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
     *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.old_item);
   } else if (rv == "UPDATED_NEW") {
     *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.new_item);
+  }
+  if (req.return_item_collection_metrics() == "SIZE") {
+    v1::ItemCollectionMetrics metrics;
+    if (FillCollectionMetrics(*table, *change.new_item, &metrics)) *resp.mutable_item_collection_metrics() = std::move(metrics);
   }
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,

@@ -83,14 +83,12 @@ void Serve(Conn& c) {
     if (c.in.size() - off < total) break;
     size_t line_end = head.find("\r\n");
     std::string_view request_line = head.substr(0, line_end);
-    bool http10 = request_line.size() >= 8 &&
-                  request_line.substr(request_line.size() - 8) == "HTTP/1.0";
+    bool http10 = request_line.size() >= 8 && request_line.substr(request_line.size() - 8) == "HTTP/1.0";
     std::string_view conn = Header(head, "Connection");
     bool keep = http10 ? IEquals(conn, "keep-alive") : !IEquals(conn, "close");
     c.out += "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\n";
     c.out += "Content-Length: " + std::to_string(body.size()) + "\r\n";
-    c.out += keep ? (http10 ? "Connection: keep-alive\r\n\r\n" : "\r\n")
-                  : "Connection: close\r\n\r\n";
+    c.out += keep ? (http10 ? "Connection: keep-alive\r\n\r\n" : "\r\n") : "Connection: close\r\n\r\n";
     c.out += body;
     c.close_after_write = !keep;
     off += total;
@@ -120,8 +118,7 @@ int main(int argc, char** argv) {
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      listen(lfd, 1024) != 0) {
+  if (bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(lfd, 1024) != 0) {
     std::perror("bind/listen");
     return 1;
   }
@@ -142,8 +139,7 @@ int main(int argc, char** argv) {
   // Writes what is pending; returns false once the connection is gone.
   auto flush = [&](int fd, Conn& c) {
     while (c.out_pos < c.out.size()) {
-      ssize_t n = send(fd, c.out.data() + c.out_pos, c.out.size() - c.out_pos,
-                       MSG_NOSIGNAL);
+      ssize_t n = send(fd, c.out.data() + c.out_pos, c.out.size() - c.out_pos, MSG_NOSIGNAL);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
       if (n <= 0) {
         drop(fd);

@@ -58,8 +58,9 @@ void BM_ConditionParseAndEvaluate(benchmark::State& state) {
   values[":t"].set_s("b");
   for (auto _ : state) {
     expr::Substitutions subs(nullptr, &values);
-    auto c = expr::ParseCondition("attribute_exists(pk) AND n >= :lo AND contains(tags, :t) AND size(m.y) = :lo",
-                                  expr::ExpressionKind::kCondition, subs);
+    auto c =
+        expr::ParseCondition("attribute_exists(pk) AND n >= :lo AND contains(tags, :t) AND size(m.y) = :lo",
+                             expr::ExpressionKind::kCondition, subs);
     auto r = expr::Evaluate(*c, req.item().attributes());
     benchmark::DoNotOptimize(r);
   }

@@ -15,7 +15,8 @@ namespace {
 
 // Prints why a call failed, in one line, and returns the exit code.
 int CallFailed(const grpc::Status& s, const std::string& address) {
-  if (s.error_code() == grpc::StatusCode::UNAVAILABLE || s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+  if (s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+      s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
     std::fprintf(stderr, "pogi: no pogi is running at %s (start one with `pogi start`)\n", address.c_str());
   } else {
     std::fprintf(stderr, "pogi: %s\n", s.error_message().c_str());
@@ -56,10 +57,12 @@ int Admin(const std::string& command, const std::vector<std::string>& args) {
     v1::StatusResponse resp;
     grpc::Status s = admin->Status(&ctx, v1::StatusRequest(), &resp);
     if (!s.ok()) return CallFailed(s, address);
-    std::printf("version   %s\nuptime    %.1f s\nhttp      %d\ngrpc      %d\nstorage   %s\ntables    %lld\nitems     %lld\n",
-                resp.version().c_str(), resp.uptime_seconds(), resp.http_port(), resp.grpc_port(),
-                resp.in_memory() ? "in memory" : resp.data_dir().c_str(),
-                static_cast<long long>(resp.table_count()), static_cast<long long>(resp.item_count()));
+    std::printf(
+        "version   %s\nuptime    %.1f s\nhttp      %d\ngrpc      %d\nstorage   %s\ntables    %lld\nitems     "
+        "%lld\n",
+        resp.version().c_str(), resp.uptime_seconds(), resp.http_port(), resp.grpc_port(),
+        resp.in_memory() ? "in memory" : resp.data_dir().c_str(), static_cast<long long>(resp.table_count()),
+        static_cast<long long>(resp.item_count()));
     return 0;
   }
   if (command == "tables") {

@@ -30,9 +30,14 @@ const std::map<std::string, const char*> kHelp = {
      "\n"
      "Prints the environment settings that point the AWS CLI and SDKs at pogi:\n"
      "  eval \"$(pogi env)\"\n"},
-    {"status", "usage: pogi status [--host H] [--grpc-port G]\n\nVersion, uptime, tables and items of a running pogi.\n"},
-    {"tables", "usage: pogi tables [--host H] [--grpc-port G]\n\nThe tables of a running pogi, with item counts and sizes.\n"},
-    {"describe", "usage: pogi describe TABLE [--host H] [--grpc-port G]\n\nDescribeTable of TABLE, as JSON.\n"},
+    {"status",
+     "usage: pogi status [--host H] [--grpc-port G]\n\nVersion, uptime, tables and items of a running "
+     "pogi.\n"},
+    {"tables",
+     "usage: pogi tables [--host H] [--grpc-port G]\n\nThe tables of a running pogi, with item counts and "
+     "sizes.\n"},
+    {"describe",
+     "usage: pogi describe TABLE [--host H] [--grpc-port G]\n\nDescribeTable of TABLE, as JSON.\n"},
     {"stop", "usage: pogi stop [--host H] [--grpc-port G]\n\nStops a running pogi cleanly.\n"},
 };
 

@@ -41,7 +41,8 @@ int Start(const std::vector<std::string>& args) {
   std::string host = flags.Get("host").value_or("127.0.0.1");
   uint16_t http_port = kDefaultHttpPort, grpc_port = kDefaultGrpcPort;
   if (auto p = flags.Get("port"); p && !ParsePort(*p, &http_port)) return Fail("invalid --port " + *p);
-  if (auto p = flags.Get("grpc-port"); p && !ParsePort(*p, &grpc_port)) return Fail("invalid --grpc-port " + *p);
+  if (auto p = flags.Get("grpc-port"); p && !ParsePort(*p, &grpc_port))
+    return Fail("invalid --grpc-port " + *p);
   std::string level = flags.Get("log-level").value_or("info");
   if (level != "error" && level != "warn" && level != "info" && level != "debug") {
     return Fail("invalid --log-level " + level + " (error, warn, info or debug)");

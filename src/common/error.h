@@ -40,10 +40,10 @@ enum class ErrorCode {
 };
 
 struct ErrorInfo {
-  std::string_view type;       // full __type, e.g. "com.amazon.coral.validate#ValidationException"
-  std::string_view short_name; // "ValidationException"
+  std::string_view type;        // full __type, e.g. "com.amazon.coral.validate#ValidationException"
+  std::string_view short_name;  // "ValidationException"
   int http_status;
-  int grpc_code;               // grpc::StatusCode value
+  int grpc_code;  // grpc::StatusCode value
 };
 
 // The row of the error table for `code`.
@@ -51,8 +51,7 @@ const ErrorInfo& InfoOf(ErrorCode code);
 
 class Error {
  public:
-  Error(ErrorCode code, std::string message)
-      : code_(code), message_(std::move(message)) {}
+  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
   static Error Validation(std::string m) { return {ErrorCode::kValidation, std::move(m)}; }
   static Error Serialization(std::string m) { return {ErrorCode::kSerialization, std::move(m)}; }

@@ -12,8 +12,8 @@ namespace pogi {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}      // NOLINT
+  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT
 
   bool ok() const { return v_.index() == 0; }
   T& value() & { return std::get<0>(v_); }
@@ -50,9 +50,9 @@ class [[nodiscard]] Status {
 #define POGI_CONCAT(a, b) POGI_CONCAT_INNER(a, b)
 
 // Returns the error of a Status or Result expression from the enclosing function.
-#define POGI_RETURN_IF_ERROR(expr)                      \
-  do {                                                  \
-    auto&& pogi_status_ = (expr);                       \
+#define POGI_RETURN_IF_ERROR(expr)                                  \
+  do {                                                              \
+    auto&& pogi_status_ = (expr);                                   \
     if (!pogi_status_.ok()) return std::move(pogi_status_).error(); \
   } while (0)
 

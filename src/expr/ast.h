@@ -17,8 +17,8 @@ namespace pogi::expr {
 // list index ("a.b[2].c" is name a, name b, index 2, name c).
 struct PathElement {
   bool is_index = false;
-  std::string name;     // when !is_index; may contain any character (via #name)
-  uint32_t index = 0;   // when is_index
+  std::string name;    // when !is_index; may contain any character (via #name)
+  uint32_t index = 0;  // when is_index
   bool operator==(const PathElement&) const = default;
 };
 using Path = std::vector<PathElement>;
@@ -48,16 +48,18 @@ enum class Comparator { kEq, kNe, kLt, kLe, kGt, kGe };
 // A boolean condition.
 struct Condition {
   enum class Kind {
-    kAnd, kOr, kNot,         // over `children`
-    kCompare,                // operands[0] <op> operands[1]
-    kBetween,                // operands[0] BETWEEN operands[1] AND operands[2]
-    kIn,                     // operands[0] IN (operands[1..])
-    kAttributeExists,        // attribute_exists(operands[0])
-    kAttributeNotExists,     // attribute_not_exists(operands[0])
-    kAttributeType,          // attribute_type(operands[0], operands[1])
-    kBeginsWith,             // begins_with(operands[0], operands[1])
-    kContains,               // contains(operands[0], operands[1])
-    kTrue,                   // an empty legacy condition (no Expected entries)
+    kAnd,
+    kOr,
+    kNot,                 // over `children`
+    kCompare,             // operands[0] <op> operands[1]
+    kBetween,             // operands[0] BETWEEN operands[1] AND operands[2]
+    kIn,                  // operands[0] IN (operands[1..])
+    kAttributeExists,     // attribute_exists(operands[0])
+    kAttributeNotExists,  // attribute_not_exists(operands[0])
+    kAttributeType,       // attribute_type(operands[0], operands[1])
+    kBeginsWith,          // begins_with(operands[0], operands[1])
+    kContains,            // contains(operands[0], operands[1])
+    kTrue,                // an empty legacy condition (no Expected entries)
   };
   Kind kind = Kind::kTrue;
   Comparator op = Comparator::kEq;

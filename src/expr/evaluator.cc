@@ -73,11 +73,16 @@ bool Compare(Comparator op, const AttributeValue* a, const AttributeValue* b) {
   auto order = CompareOrdered(*a, *b);
   if (!order) return false;
   switch (op) {
-    case Comparator::kLt: return *order < 0;
-    case Comparator::kLe: return *order <= 0;
-    case Comparator::kGt: return *order > 0;
-    case Comparator::kGe: return *order >= 0;
-    default: return false;
+    case Comparator::kLt:
+      return *order < 0;
+    case Comparator::kLe:
+      return *order <= 0;
+    case Comparator::kGt:
+      return *order > 0;
+    case Comparator::kGe:
+      return *order >= 0;
+    default:
+      return false;
   }
 }
 
@@ -179,8 +184,6 @@ bool Eval(const Condition& c, const AttributeMap& item) {
 
 }  // namespace
 
-Result<bool> Evaluate(const Condition& condition, const AttributeMap& item) {
-  return Eval(condition, item);
-}
+Result<bool> Evaluate(const Condition& condition, const AttributeMap& item) { return Eval(condition, item); }
 
 }  // namespace pogi::expr

@@ -4,9 +4,7 @@
 namespace pogi::expr {
 namespace {
 
-bool IsIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsIdentPart(char c) { return IsIdentStart(c) || IsDigit(c); }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -54,15 +52,33 @@ std::vector<Token> Tokenize(std::string_view text) {
       size_t len = 1;
       const char next = i + 1 < n ? text[i + 1] : '\0';
       switch (c) {
-        case '(': kind = TokenKind::kLParen; break;
-        case ')': kind = TokenKind::kRParen; break;
-        case '[': kind = TokenKind::kLBracket; break;
-        case ']': kind = TokenKind::kRBracket; break;
-        case ',': kind = TokenKind::kComma; break;
-        case '.': kind = TokenKind::kDot; break;
-        case '=': kind = TokenKind::kEq; break;
-        case '+': kind = TokenKind::kPlus; break;
-        case '-': kind = TokenKind::kMinus; break;
+        case '(':
+          kind = TokenKind::kLParen;
+          break;
+        case ')':
+          kind = TokenKind::kRParen;
+          break;
+        case '[':
+          kind = TokenKind::kLBracket;
+          break;
+        case ']':
+          kind = TokenKind::kRBracket;
+          break;
+        case ',':
+          kind = TokenKind::kComma;
+          break;
+        case '.':
+          kind = TokenKind::kDot;
+          break;
+        case '=':
+          kind = TokenKind::kEq;
+          break;
+        case '+':
+          kind = TokenKind::kPlus;
+          break;
+        case '-':
+          kind = TokenKind::kMinus;
+          break;
         case '<':
           if (next == '>') {
             kind = TokenKind::kNe, len = 2;

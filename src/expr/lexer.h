@@ -15,9 +15,21 @@ enum class TokenKind {
   kNameRef,     // #[A-Za-z0-9_]+
   kValueRef,    // :[A-Za-z0-9_]+
   kNumber,      // [0-9]+  (only valid as a list index)
-  kLParen, kRParen, kLBracket, kRBracket, kComma, kDot,
-  kEq, kNe, kLt, kLe, kGt, kGe, kPlus, kMinus,
-  kInvalid,     // anything else, including a lone '#' or ':'
+  kLParen,
+  kRParen,
+  kLBracket,
+  kRBracket,
+  kComma,
+  kDot,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kPlus,
+  kMinus,
+  kInvalid,  // anything else, including a lone '#' or ':'
   kEof,
 };
 

@@ -15,11 +15,16 @@ namespace pogi::expr {
 
 std::string_view KindName(ExpressionKind kind) {
   switch (kind) {
-    case ExpressionKind::kCondition: return "ConditionExpression";
-    case ExpressionKind::kFilter: return "FilterExpression";
-    case ExpressionKind::kKeyCondition: return "KeyConditionExpression";
-    case ExpressionKind::kUpdate: return "UpdateExpression";
-    case ExpressionKind::kProjection: return "ProjectionExpression";
+    case ExpressionKind::kCondition:
+      return "ConditionExpression";
+    case ExpressionKind::kFilter:
+      return "FilterExpression";
+    case ExpressionKind::kKeyCondition:
+      return "KeyConditionExpression";
+    case ExpressionKind::kUpdate:
+      return "UpdateExpression";
+    case ExpressionKind::kProjection:
+      return "ProjectionExpression";
   }
   return "";
 }
@@ -42,10 +47,19 @@ namespace {
 // Classes of non-syntax errors; the first error of each class is kept and
 // the highest-ranked class (per expression kind) is reported.
 enum Slot {
-  kParens, kUnknownFunction, kMisusedFunction, kReserved, kSection,
+  kParens,
+  kUnknownFunction,
+  kMisusedFunction,
+  kReserved,
+  kSection,
   kAttrNameVal,  // conditions/projections: undefined #name or :value, first one
-  kAttrName, kAttrVal,  // updates keep the two apart
-  kOperand, kDistinct, kFunction, kOverlap, kConflict,
+  kAttrName,
+  kAttrVal,  // updates keep the two apart
+  kOperand,
+  kDistinct,
+  kFunction,
+  kOverlap,
+  kConflict,
   kConditionLeaf,  // conditions: first leaf's error, see PromoteLeafErrors
   kSlotCount,
 };
@@ -108,8 +122,14 @@ class Parser {
       const Token& t = tokens_[i];
       bool is_operator = false;
       switch (t.kind) {
-        case TokenKind::kEq: case TokenKind::kNe: case TokenKind::kLt: case TokenKind::kLe:
-        case TokenKind::kGt: case TokenKind::kGe: case TokenKind::kPlus: case TokenKind::kMinus:
+        case TokenKind::kEq:
+        case TokenKind::kNe:
+        case TokenKind::kLt:
+        case TokenKind::kLe:
+        case TokenKind::kGt:
+        case TokenKind::kGe:
+        case TokenKind::kPlus:
+        case TokenKind::kMinus:
           is_operator = true;
           break;
         case TokenKind::kIdentifier: {
@@ -155,8 +175,8 @@ class Parser {
     Update u;
     if (!ParseSections(&u)) return *fatal_;
     if (auto e = CheckOperatorCount()) return *e;
-    if (auto e = Report({kReserved, kUnknownFunction, kSection, kAttrName, kAttrVal, kOverlap,
-                         kConflict, kOperand, kFunction})) {
+    if (auto e = Report({kReserved, kUnknownFunction, kSection, kAttrName, kAttrVal, kOverlap, kConflict,
+                         kOperand, kFunction})) {
       return *e;
     }
     return u;
@@ -182,8 +202,7 @@ class Parser {
   static constexpr size_t kNoMatch = static_cast<size_t>(-1);
 
   Error Invalid(std::string_view message) const {
-    return Error::Validation("Invalid " + std::string(KindName(kind_)) + ": " +
-                             std::string(message));
+    return Error::Validation("Invalid " + std::string(KindName(kind_)) + ": " + std::string(message));
   }
 
   const Token& Peek(size_t ahead = 0) const {
@@ -200,7 +219,7 @@ class Parser {
   bool SyntaxError() {
     const Token& t = tokens_[pos_];
     size_t begin = pos_ > 0 ? tokens_[pos_ - 1].begin : t.begin;
-    size_t end = t.kind == TokenKind::kEof ? text_.size()
+    size_t end = t.kind == TokenKind::kEof   ? text_.size()
                  : pos_ + 1 < tokens_.size() ? tokens_[pos_ + 1].end
                                              : t.end;
     std::string message = "Syntax error; token: \"" + std::string(t.text) + "\", near: \"" +
@@ -267,8 +286,7 @@ class Parser {
     const Token& t = Peek();
     if (t.kind == TokenKind::kIdentifier && !IsGrammarKeyword(t.text)) {
       if (IsReservedWord(t.text)) {
-        Note(kReserved, "Attribute name is a reserved keyword; reserved keyword: " +
-                            std::string(t.text));
+        Note(kReserved, "Attribute name is a reserved keyword; reserved keyword: " + std::string(t.text));
       }
       path->push_back({false, std::string(t.text), 0});
     } else if (t.kind == TokenKind::kNameRef) {
@@ -277,8 +295,10 @@ class Parser {
       if (!errors_[slot]) {
         name = subs_.Name(t.text);
         if (name == nullptr) {
-          Note(slot, "An expression attribute name used in the document path is not defined; "
-                     "attribute name: " + std::string(t.text));
+          Note(slot,
+               "An expression attribute name used in the document path is not defined; "
+               "attribute name: " +
+                   std::string(t.text));
         }
       }
       path->push_back({false, name ? *name : std::string(t.text), 0});
@@ -333,9 +353,10 @@ class Parser {
       bool related = true;
       for (size_t i = 0; i < n; ++i) {
         if (other[i].is_index != path[i].is_index) {
-          Note(kConflict, "Two document paths conflict with each other; must remove or rewrite "
-                          "one of these paths; path one: " + PathToString(other) +
-                          ", path two: " + PathToString(path));
+          Note(kConflict,
+               "Two document paths conflict with each other; must remove or rewrite "
+               "one of these paths; path one: " +
+                   PathToString(other) + ", path two: " + PathToString(path));
           related = false;
           break;
         }
@@ -345,9 +366,10 @@ class Parser {
         }
       }
       if (related) {
-        Note(kOverlap, "Two document paths overlap with each other; must remove or rewrite one "
-                       "of these paths; path one: " + PathToString(other) +
-                       ", path two: " + PathToString(path));
+        Note(kOverlap,
+             "Two document paths overlap with each other; must remove or rewrite one "
+             "of these paths; path one: " +
+                 PathToString(other) + ", path two: " + PathToString(path));
         return;
       }
     }
@@ -361,8 +383,10 @@ class Parser {
     if (errors_[slot]) return true;
     out->value = subs_.Value(t.text);
     if (out->value == nullptr) {
-      Note(slot, "An expression attribute value used in expression is not defined; "
-                 "attribute value: " + std::string(t.text));
+      Note(slot,
+           "An expression attribute value used in expression is not defined; "
+           "attribute value: " +
+               std::string(t.text));
     }
     return true;
   }
@@ -372,8 +396,8 @@ class Parser {
     if (depth > kMaxNesting) return SyntaxError();
     const Token& t = Peek();
     if (t.kind == TokenKind::kLParen) {
-      if (IsConditionKind() && Peek(1).kind == TokenKind::kLParen &&
-          match_[pos_] != kNoMatch && match_[pos_ + 1] == match_[pos_] - 1) {
+      if (IsConditionKind() && Peek(1).kind == TokenKind::kLParen && match_[pos_] != kNoMatch &&
+          match_[pos_ + 1] == match_[pos_] - 1) {
         Note(kParens, "The expression has redundant parentheses;");
       }
       ++pos_;
@@ -384,8 +408,7 @@ class Parser {
       ++pos_;
       return ResolveValue(t, out);
     }
-    if (t.kind == TokenKind::kIdentifier && Peek(1).kind == TokenKind::kLParen &&
-        !IsGrammarKeyword(t.text)) {
+    if (t.kind == TokenKind::kIdentifier && Peek(1).kind == TokenKind::kLParen && !IsGrammarKeyword(t.text)) {
       out->k = PExpr::K::kCall;
       out->name = std::string(t.text);
       pos_ += 2;
@@ -424,8 +447,7 @@ class Parser {
     for (const PExpr& e : operands) {
       if (e.k == PExpr::K::kCall && e.name != "size") {
         Note(kMisusedFunction,
-             "The function is not allowed to be used this way in an expression; function: " +
-                 e.name);
+             "The function is not allowed to be used this way in an expression; function: " + e.name);
         return;
       }
     }
@@ -433,21 +455,26 @@ class Parser {
 
   void CheckDistinct(std::string_view op, const PExpr& a, const PExpr& b) {
     if (a.k == PExpr::K::kPath && b.k == PExpr::K::kPath && a.path == b.path) {
-      Note(kDistinct, "The first operand must be distinct from the remaining operands for this "
-                      "operator or function; operator: " + std::string(op) +
-                      ", first operand: " + PathToString(a.path));
+      Note(kDistinct,
+           "The first operand must be distinct from the remaining operands for this "
+           "operator or function; operator: " +
+               std::string(op) + ", first operand: " + PathToString(a.path));
     }
   }
 
   void OperandTypeError(const std::string& function, const std::string& type) {
-    Note(kFunction, "Incorrect operand type for operator or function; operator or function: " +
-                        function + ", operand type: " + type);
+    Note(kFunction, "Incorrect operand type for operator or function; operator or function: " + function +
+                        ", operand type: " + type);
   }
 
   void CheckConditionFunction(const PExpr& call) {
-    static constexpr std::array<std::pair<std::string_view, size_t>, 6> kFunctions = {{
-        {"attribute_exists", 1}, {"attribute_not_exists", 1}, {"attribute_type", 2},
-        {"begins_with", 2}, {"contains", 2}, {"size", 1}}};
+    static constexpr std::array<std::pair<std::string_view, size_t>, 6> kFunctions = {
+        {{"attribute_exists", 1},
+         {"attribute_not_exists", 1},
+         {"attribute_type", 2},
+         {"begins_with", 2},
+         {"contains", 2},
+         {"size", 1}}};
     size_t arity = 0;
     for (const auto& [name, n] : kFunctions) {
       if (call.name == name) arity = n;
@@ -457,17 +484,17 @@ class Parser {
       return;
     }
     if (call.args.size() != arity) {
-      Note(kOperand, "Incorrect number of operands for operator or function; operator or "
-                     "function: " + call.name + ", number of operands: " +
-                     std::to_string(call.args.size()));
+      Note(kOperand,
+           "Incorrect number of operands for operator or function; operator or "
+           "function: " +
+               call.name + ", number of operands: " + std::to_string(call.args.size()));
       return;
     }
     if (arity == 2) CheckDistinct(call.name, call.args[0], call.args[1]);
     const std::string& name = call.name;
     if (name == "attribute_exists" || name == "attribute_not_exists") {
       if (call.args[0].k != PExpr::K::kPath) {
-        Note(kFunction, "Operator or function requires a document path; operator or function: " +
-                            name);
+        Note(kFunction, "Operator or function requires a document path; operator or function: " + name);
       }
     } else if (name == "begins_with") {
       for (const PExpr& arg : call.args) {
@@ -479,8 +506,8 @@ class Parser {
       if (type != "S") {
         return OperandTypeError(name, type.empty() ? "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}" : type);
       }
-      static constexpr std::array<std::string_view, 10> kTypes = {
-          "S", "N", "B", "NULL", "SS", "BOOL", "L", "BS", "NS", "M"};
+      static constexpr std::array<std::string_view, 10> kTypes = {"S",    "N", "B",  "NULL", "SS",
+                                                                  "BOOL", "L", "BS", "NS",   "M"};
       const std::string& s = call.args[1].value->s();
       if (std::find(kTypes.begin(), kTypes.end(), s) == kTypes.end()) {
         Note(kFunction, "Invalid attribute type name found; type: " + s +
@@ -549,8 +576,8 @@ class Parser {
   }
 
   static bool IsComparator(TokenKind k) {
-    return k == TokenKind::kEq || k == TokenKind::kNe || k == TokenKind::kLt ||
-           k == TokenKind::kLe || k == TokenKind::kGt || k == TokenKind::kGe;
+    return k == TokenKind::kEq || k == TokenKind::kNe || k == TokenKind::kLt || k == TokenKind::kLe ||
+           k == TokenKind::kGt || k == TokenKind::kGe;
   }
 
   bool ParsePrimary(Condition* out, size_t depth) {
@@ -562,12 +589,10 @@ class Parser {
         const Token& after = tokens_[close + 1];
         operand_group = IsComparator(after.kind) ||
                         (after.kind == TokenKind::kIdentifier &&
-                         (EqualsIgnoreCase(after.text, "BETWEEN") ||
-                          EqualsIgnoreCase(after.text, "IN")));
+                         (EqualsIgnoreCase(after.text, "BETWEEN") || EqualsIgnoreCase(after.text, "IN")));
       }
       if (!operand_group) {
-        if (Peek(1).kind == TokenKind::kLParen && close != kNoMatch &&
-            match_[pos_ + 1] == close - 1) {
+        if (Peek(1).kind == TokenKind::kLParen && close != kNoMatch && match_[pos_ + 1] == close - 1) {
           Note(kParens, "The expression has redundant parentheses;");
         }
         ++pos_;
@@ -651,14 +676,15 @@ class Parser {
     std::string bounds = "lower bound operand: " + DescribeForMessage(*low.value) +
                          ", upper bound operand: " + DescribeForMessage(*high.value);
     if (low.value->value_case() != high.value->value_case()) {
-      Note(kFunction,
-           "The BETWEEN operator requires same data type for lower and upper bounds; " + bounds);
+      Note(kFunction, "The BETWEEN operator requires same data type for lower and upper bounds; " + bounds);
       return;
     }
     auto order = CompareOrdered(*low.value, *high.value);
     if (order && *order > 0) {
-      Note(kFunction, "The BETWEEN operator requires upper bound to be greater than or equal to "
-                      "lower bound; " + bounds);
+      Note(kFunction,
+           "The BETWEEN operator requires upper bound to be greater than or equal to "
+           "lower bound; " +
+               bounds);
     }
   }
 
@@ -691,8 +717,7 @@ class Parser {
 
   void CheckUpdateFunction(const PExpr& call) {
     size_t arity = 0;
-    if (call.name == "if_not_exists" || call.name == "list_append" || call.name == "+" ||
-        call.name == "-") {
+    if (call.name == "if_not_exists" || call.name == "list_append" || call.name == "+" || call.name == "-") {
       arity = 2;
     }
     if (arity == 0) {
@@ -700,15 +725,15 @@ class Parser {
       return;
     }
     if (call.args.size() != arity) {
-      Note(kFunction, "Incorrect number of operands for operator or function; operator or "
-                      "function: " + call.name + ", number of operands: " +
-                      std::to_string(call.args.size()));
+      Note(kFunction,
+           "Incorrect number of operands for operator or function; operator or "
+           "function: " +
+               call.name + ", number of operands: " + std::to_string(call.args.size()));
       return;
     }
     if (call.name == "if_not_exists") {
       if (call.args[0].k != PExpr::K::kPath) {
-        Note(kFunction, "Operator or function requires a document path; operator or function: " +
-                            call.name);
+        Note(kFunction, "Operator or function requires a document path; operator or function: " + call.name);
       }
       return;
     }
@@ -757,8 +782,7 @@ class Parser {
   bool ParseSections(Update* u) {
     std::vector<Path> paths;  // every path written, for overlap checks
     std::array<bool, 4> seen = {false, false, false, false};
-    static constexpr std::array<std::string_view, 4> kSections = {"SET", "REMOVE", "ADD",
-                                                                  "DELETE"};
+    static constexpr std::array<std::string_view, 4> kSections = {"SET", "REMOVE", "ADD", "DELETE"};
     do {
       int section = -1;
       for (int i = 0; i < 4; ++i) {
@@ -792,8 +816,7 @@ class Parser {
                                  std::string(action) + ", operand type: " + std::string(type));
             }
           }
-          Update::AddOrDelete action_value{std::move(path), value.value ? *value.value
-                                                                        : AttributeValue()};
+          Update::AddOrDelete action_value{std::move(path), value.value ? *value.value : AttributeValue()};
           (section == 2 ? u->adds : u->deletes).push_back(std::move(action_value));
         }
         if (Peek().kind != TokenKind::kComma) break;
@@ -820,8 +843,7 @@ class Parser {
 
 }  // namespace
 
-Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind,
-                                 Substitutions& subs) {
+Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind, Substitutions& subs) {
   return Parser(text, kind, subs).ParseConditionTop();
 }
 

@@ -36,8 +36,7 @@ inline constexpr size_t kMaxNesting = 200;
 // `kind` is kCondition, kFilter or kKeyCondition (it only names the
 // parameter in messages; KeyConditionExpression's extra rules are the
 // engine's). The result holds copies of the substituted values.
-Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind,
-                                 Substitutions& subs);
+Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind, Substitutions& subs);
 
 // SET / REMOVE / ADD / DELETE clauses, in any order, each at most once.
 Result<Update> ParseUpdate(std::string_view text, Substitutions& subs);

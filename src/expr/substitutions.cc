@@ -44,12 +44,12 @@ std::string UnusedKeys(const MapT* map, const std::set<std::string, std::less<>>
 
 Status Substitutions::CheckAllUsed() const {
   if (std::string keys = UnusedKeys(names_, used_names_); !keys.empty()) {
-    return Error::Validation(
-        "Value provided in ExpressionAttributeNames unused in expressions: keys: {" + keys + "}");
+    return Error::Validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" +
+                             keys + "}");
   }
   if (std::string keys = UnusedKeys(values_, used_values_); !keys.empty()) {
-    return Error::Validation(
-        "Value provided in ExpressionAttributeValues unused in expressions: keys: {" + keys + "}");
+    return Error::Validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" +
+                             keys + "}");
   }
   return Status::Ok();
 }

@@ -16,8 +16,7 @@ class Substitutions {
   // Either map may be null (parameter absent). Both must outlive this object.
   // Keys are not validated here (the engine checks "#..."/":..." forms and
   // emptiness before parsing, with DynamoDB's messages).
-  Substitutions(const NameMap* names, const AttributeMap* values)
-      : names_(names), values_(values) {}
+  Substitutions(const NameMap* names, const AttributeMap* values) : names_(names), values_(values) {}
 
   // The attribute name "#n" stands for, marking "#n" used; null if undefined.
   const std::string* Name(std::string_view ref);

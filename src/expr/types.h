@@ -2,10 +2,10 @@
 // expression DynamoDB names in its error messages.
 #pragma once
 
+#include <google/protobuf/map.h>
+
 #include <string>
 #include <string_view>
-
-#include <google/protobuf/map.h>
 
 #include "pogi/v1/dynamodb.pb.h"
 
@@ -20,11 +20,11 @@ using NameMap = google::protobuf::Map<std::string, std::string>;
 // Which request parameter an expression came from. DynamoDB prefixes every
 // expression error with "Invalid <parameter name>: ".
 enum class ExpressionKind {
-  kCondition,      // ConditionExpression
-  kFilter,         // FilterExpression
-  kKeyCondition,   // KeyConditionExpression
-  kUpdate,         // UpdateExpression
-  kProjection,     // ProjectionExpression
+  kCondition,     // ConditionExpression
+  kFilter,        // FilterExpression
+  kKeyCondition,  // KeyConditionExpression
+  kUpdate,        // UpdateExpression
+  kProjection,    // ProjectionExpression
 };
 
 // "ConditionExpression", "UpdateExpression", ...

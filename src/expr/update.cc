@@ -15,12 +15,10 @@ namespace {
 using value::Decimal;
 
 Error MissingAttribute() {
-  return Error::Validation(
-      "The provided expression refers to an attribute that does not exist in the item");
+  return Error::Validation("The provided expression refers to an attribute that does not exist in the item");
 }
 Error InvalidPath() {
-  return Error::Validation(
-      "The document path provided in the update expression is invalid for update");
+  return Error::Validation("The document path provided in the update expression is invalid for update");
 }
 Error WrongType() {
   return Error::Validation("An operand in the update expression has an incorrect data type");
@@ -57,9 +55,8 @@ Result<AttributeValue> Compute(const Operand& op, const AttributeMap& old) {
       if (!a.has_n() || !b.has_n()) return WrongType();
       POGI_ASSIGN_OR_RETURN(Decimal x, Decimal::Parse(a.n()));
       POGI_ASSIGN_OR_RETURN(Decimal y, Decimal::Parse(b.n()));
-      POGI_ASSIGN_OR_RETURN(Decimal r, op.kind == Operand::Kind::kPlus
-                                           ? Decimal::Add(x, y)
-                                           : Decimal::Subtract(x, y));
+      POGI_ASSIGN_OR_RETURN(Decimal r,
+                            op.kind == Operand::Kind::kPlus ? Decimal::Add(x, y) : Decimal::Subtract(x, y));
       return NumberValue(r.ToString());
     }
     case Operand::Kind::kSize:
@@ -293,8 +290,7 @@ Status Apply(const Update& update, AttributeMap* item, std::vector<Path>* update
   }
   std::vector<const Path*> removes;
   for (const auto& path : update.removes) removes.push_back(&path);
-  std::sort(removes.begin(), removes.end(),
-            [](const Path* a, const Path* b) { return RemoveOrder(*a, *b); });
+  std::sort(removes.begin(), removes.end(), [](const Path* a, const Path* b) { return RemoveOrder(*a, *b); });
   for (const Path* path : removes) POGI_RETURN_IF_ERROR(RemoveAt(&next, *path));
 
   *item = std::move(next);

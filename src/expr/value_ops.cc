@@ -12,37 +12,54 @@ using value::Decimal;
 
 std::string_view TypeName(const AttributeValue& v) {
   switch (v.value_case()) {
-    case AttributeValue::kS: return "S";
-    case AttributeValue::kN: return "N";
-    case AttributeValue::kB: return "B";
-    case AttributeValue::kSs: return "SS";
-    case AttributeValue::kNs: return "NS";
-    case AttributeValue::kBs: return "BS";
-    case AttributeValue::kM: return "M";
-    case AttributeValue::kL: return "L";
-    case AttributeValue::kNullValue: return "NULL";
-    case AttributeValue::kBoolValue: return "BOOL";
-    case AttributeValue::VALUE_NOT_SET: return "";
+    case AttributeValue::kS:
+      return "S";
+    case AttributeValue::kN:
+      return "N";
+    case AttributeValue::kB:
+      return "B";
+    case AttributeValue::kSs:
+      return "SS";
+    case AttributeValue::kNs:
+      return "NS";
+    case AttributeValue::kBs:
+      return "BS";
+    case AttributeValue::kM:
+      return "M";
+    case AttributeValue::kL:
+      return "L";
+    case AttributeValue::kNullValue:
+      return "NULL";
+    case AttributeValue::kBoolValue:
+      return "BOOL";
+    case AttributeValue::VALUE_NOT_SET:
+      return "";
   }
   return "";
 }
 
 std::string_view LongTypeName(const AttributeValue& v) {
   switch (v.value_case()) {
-    case AttributeValue::kS: return "STRING";
-    case AttributeValue::kN: return "NUMBER";
-    case AttributeValue::kB: return "BINARY";
-    case AttributeValue::kM: return "MAP";
-    case AttributeValue::kL: return "LIST";
-    case AttributeValue::kNullValue: return "NULL";
-    case AttributeValue::kBoolValue: return "BOOLEAN";
-    default: return "";
+    case AttributeValue::kS:
+      return "STRING";
+    case AttributeValue::kN:
+      return "NUMBER";
+    case AttributeValue::kB:
+      return "BINARY";
+    case AttributeValue::kM:
+      return "MAP";
+    case AttributeValue::kL:
+      return "LIST";
+    case AttributeValue::kNullValue:
+      return "NULL";
+    case AttributeValue::kBoolValue:
+      return "BOOLEAN";
+    default:
+      return "";
   }
 }
 
-bool IsSet(const AttributeValue& v) {
-  return v.has_ss() || v.has_ns() || v.has_bs();
-}
+bool IsSet(const AttributeValue& v) { return v.has_ss() || v.has_ns() || v.has_bs(); }
 
 namespace {
 
@@ -89,15 +106,20 @@ bool SameNumberSet(const v1::StringSetValue& a, const v1::StringSetValue& b) {
 bool ValuesEqual(const AttributeValue& a, const AttributeValue& b) {
   if (a.value_case() != b.value_case()) return false;
   switch (a.value_case()) {
-    case AttributeValue::kS: return a.s() == b.s();
+    case AttributeValue::kS:
+      return a.s() == b.s();
     case AttributeValue::kN: {
       auto c = CompareNumbers(a.n(), b.n());
       return c.has_value() && *c == 0;
     }
-    case AttributeValue::kB: return a.b() == b.b();
-    case AttributeValue::kSs: return SameStringSet(a.ss().values(), b.ss().values());
-    case AttributeValue::kNs: return SameNumberSet(a.ns(), b.ns());
-    case AttributeValue::kBs: return SameStringSet(a.bs().values(), b.bs().values());
+    case AttributeValue::kB:
+      return a.b() == b.b();
+    case AttributeValue::kSs:
+      return SameStringSet(a.ss().values(), b.ss().values());
+    case AttributeValue::kNs:
+      return SameNumberSet(a.ns(), b.ns());
+    case AttributeValue::kBs:
+      return SameStringSet(a.bs().values(), b.bs().values());
     case AttributeValue::kM: {
       const auto& x = a.m().fields();
       const auto& y = b.m().fields();
@@ -117,9 +139,12 @@ bool ValuesEqual(const AttributeValue& a, const AttributeValue& b) {
       }
       return true;
     }
-    case AttributeValue::kNullValue: return true;
-    case AttributeValue::kBoolValue: return a.bool_value() == b.bool_value();
-    case AttributeValue::VALUE_NOT_SET: return false;
+    case AttributeValue::kNullValue:
+      return true;
+    case AttributeValue::kBoolValue:
+      return a.bool_value() == b.bool_value();
+    case AttributeValue::VALUE_NOT_SET:
+      return false;
   }
   return false;
 }
@@ -127,7 +152,8 @@ bool ValuesEqual(const AttributeValue& a, const AttributeValue& b) {
 std::optional<int> CompareOrdered(const AttributeValue& a, const AttributeValue& b) {
   if (a.value_case() != b.value_case()) return std::nullopt;
   switch (a.value_case()) {
-    case AttributeValue::kN: return CompareNumbers(a.n(), b.n());
+    case AttributeValue::kN:
+      return CompareNumbers(a.n(), b.n());
     case AttributeValue::kS: {
       int c = a.s().compare(b.s());  // std::string compares as unsigned bytes
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
@@ -136,28 +162,36 @@ std::optional<int> CompareOrdered(const AttributeValue& a, const AttributeValue&
       int c = a.b().compare(b.b());
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
 std::optional<int64_t> SizeOf(const AttributeValue& v) {
   switch (v.value_case()) {
-    case AttributeValue::kS: return static_cast<int64_t>(v.s().size());
-    case AttributeValue::kB: return static_cast<int64_t>(v.b().size());
-    case AttributeValue::kSs: return v.ss().values_size();
-    case AttributeValue::kNs: return v.ns().values_size();
-    case AttributeValue::kBs: return v.bs().values_size();
-    case AttributeValue::kM: return static_cast<int64_t>(v.m().fields().size());
-    case AttributeValue::kL: return v.l().values_size();
-    default: return std::nullopt;
+    case AttributeValue::kS:
+      return static_cast<int64_t>(v.s().size());
+    case AttributeValue::kB:
+      return static_cast<int64_t>(v.b().size());
+    case AttributeValue::kSs:
+      return v.ss().values_size();
+    case AttributeValue::kNs:
+      return v.ns().values_size();
+    case AttributeValue::kBs:
+      return v.bs().values_size();
+    case AttributeValue::kM:
+      return static_cast<int64_t>(v.m().fields().size());
+    case AttributeValue::kL:
+      return v.l().values_size();
+    default:
+      return std::nullopt;
   }
 }
 
 namespace {
 
 std::string Base64(std::string_view in) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   size_t i = 0;
   for (; i + 2 < in.size(); i += 3) {
@@ -187,10 +221,17 @@ std::string Base64(std::string_view in) {
 std::string DescribeForMessage(const AttributeValue& v) {
   std::string body;
   switch (v.value_case()) {
-    case AttributeValue::kS: body = v.s(); break;
-    case AttributeValue::kN: body = v.n(); break;
-    case AttributeValue::kB: body = Base64(v.b()); break;
-    default: break;
+    case AttributeValue::kS:
+      body = v.s();
+      break;
+    case AttributeValue::kN:
+      body = v.n();
+      break;
+    case AttributeValue::kB:
+      body = Base64(v.b());
+      break;
+    default:
+      break;
   }
   return "AttributeValue: {" + std::string(TypeName(v)) + ":" + body + "}";
 }

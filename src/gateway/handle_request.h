@@ -12,9 +12,9 @@
 namespace pogi::gateway {
 
 struct ApiRequest {
-  std::string_view method;        // "POST"
-  std::string_view target;        // request target, "/"
-  std::string_view amz_target;    // X-Amz-Target header
+  std::string_view method;      // "POST"
+  std::string_view target;      // request target, "/"
+  std::string_view amz_target;  // X-Amz-Target header
   std::string_view content_type;
   std::string_view body;
 };

@@ -6,12 +6,12 @@
 #include <zlib.h>
 
 #include <atomic>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
@@ -67,11 +67,13 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->body_limit(kMaxBodyBytes);
     stream_.expires_after(kIdleTimeout);
-    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }
 
   void OnRead(beast::error_code ec, size_t) {
-    if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::operation_aborted) {
+    if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+        ec == asio::error::operation_aborted) {
       return Close();
     }
     if (ec && ec != http::error::body_limit) return Close();
@@ -79,9 +81,9 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == http::error::body_limit) {
       // DynamoDB refuses a body over 16 MB with 413; the connection is not reusable.
       keep_alive_ = false;
-      return Reply(ErrorResponse(Error(ErrorCode::kRequestEntityTooLarge,
-                                       "Request size exceeded 16777216 bytes")),
-                   11);
+      return Reply(
+          ErrorResponse(Error(ErrorCode::kRequestEntityTooLarge, "Request size exceeded 16777216 bytes")),
+          11);
     }
     const auto& req = parser_->get();
     keep_alive_ = req.keep_alive() && !shared_.stopping;
@@ -104,11 +106,13 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Reply(ApiResponse api, unsigned version) {
-    auto res = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(api.status), version);
+    auto res =
+        std::make_shared<http::response<http::string_body>>(static_cast<http::status>(api.status), version);
     res->set(http::field::server, "pogi");
     res->set(http::field::content_type, api.content_type);
     res->set("x-amzn-RequestId", RequestId());
-    uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(api.body.data()), static_cast<uInt>(api.body.size()));
+    uLong crc =
+        crc32(0L, reinterpret_cast<const Bytef*>(api.body.data()), static_cast<uInt>(api.body.size()));
     res->set("x-amz-crc32", std::to_string(crc));
     res->body() = std::move(api.body);
     res->keep_alive(keep_alive_);

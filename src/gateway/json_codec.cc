@@ -3,8 +3,8 @@
 
 #include <charconv>
 #include <mutex>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -48,14 +48,20 @@ const FieldDescriptor* FindMember(const Descriptor* d, const std::string& name) 
 // DynamoDB's wording for a JSON token of the wrong kind.
 std::string TokenName(const json& j) {
   switch (j.type()) {
-    case json::value_t::string: return "STRING_VALUE";
-    case json::value_t::boolean: return j.get<bool>() ? "TRUE_VALUE" : "FALSE_VALUE";
+    case json::value_t::string:
+      return "STRING_VALUE";
+    case json::value_t::boolean:
+      return j.get<bool>() ? "TRUE_VALUE" : "FALSE_VALUE";
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "NUMBER_VALUE";
-    case json::value_t::object: return "START_OBJECT";
-    case json::value_t::array: return "START_ARRAY";
-    default: return "VALUE_NULL";
+    case json::value_t::number_float:
+      return "NUMBER_VALUE";
+    case json::value_t::object:
+      return "START_OBJECT";
+    case json::value_t::array:
+      return "START_ARRAY";
+    default:
+      return "VALUE_NULL";
   }
 }
 
@@ -66,7 +72,8 @@ Error Mismatch(const json& j, std::string_view expected) {
 }
 
 Status ReadMessage(const json& j, Message* m, int depth);
-Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth);
+Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out,
+                        int depth);
 
 Status ReadString(const json& j, std::string* out) {
   if (!j.is_string()) return Mismatch(j, "String");
@@ -81,7 +88,9 @@ Status ReadStringList(const json& j, google::protobuf::RepeatedPtrField<std::str
     POGI_RETURN_IF_ERROR(ReadString(e, &s));
     if (binary) {
       auto b = Base64Decode(s);
-      if (!b) return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " + std::to_string(s.size()));
+      if (!b)
+        return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
+                                    std::to_string(s.size()));
       s = std::move(*b);
     }
     out->Add(std::move(s));
@@ -106,7 +115,9 @@ Status ReadAttributeValue(const json& j, v1::AttributeValue* v, int depth) {
       std::string s;
       POGI_RETURN_IF_ERROR(ReadString(member, &s));
       auto b = Base64Decode(s);
-      if (!b) return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " + std::to_string(s.size()));
+      if (!b)
+        return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
+                                    std::to_string(s.size()));
       v->set_b(std::move(*b));
     } else if (key == "SS") {
       POGI_RETURN_IF_ERROR(ReadStringList(member, v->mutable_ss()->mutable_values(), false));
@@ -135,7 +146,8 @@ Status ReadAttributeValue(const json& j, v1::AttributeValue* v, int depth) {
   return Status::Ok();
 }
 
-Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth) {
+Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out,
+                        int depth) {
   if (!j.is_object()) return Mismatch(j, "Map");
   for (const auto& [key, member] : j.items()) {
     if (member.is_null()) continue;
@@ -246,11 +258,21 @@ void WriteString(std::string_view s, std::string* out) {
     out->append(s.data() + plain, i - plain);
     plain = i + 1;
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
       default: {
         char buf[8];
         snprintf(buf, sizeof buf, "\\u%04x", c);
@@ -272,7 +294,8 @@ void WriteNumber(T v, std::string* out) {
 void WriteMessage(const Message& m, std::string* out);
 void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeValue>& map, std::string* out);
 
-void WriteStringList(const google::protobuf::RepeatedPtrField<std::string>& list, bool binary, std::string* out) {
+void WriteStringList(const google::protobuf::RepeatedPtrField<std::string>& list, bool binary,
+                     std::string* out) {
   out->push_back('[');
   bool first = true;
   for (const auto& s : list) {
@@ -286,13 +309,34 @@ void WriteStringList(const google::protobuf::RepeatedPtrField<std::string>& list
 void WriteAttributeValue(const v1::AttributeValue& v, std::string* out) {
   using V = v1::AttributeValue;
   switch (v.value_case()) {
-    case V::kS: out->append("{\"S\":"); WriteString(v.s(), out); break;
-    case V::kN: out->append("{\"N\":"); WriteString(v.n(), out); break;
-    case V::kB: out->append("{\"B\":"); WriteString(Base64Encode(v.b()), out); break;
-    case V::kSs: out->append("{\"SS\":"); WriteStringList(v.ss().values(), false, out); break;
-    case V::kNs: out->append("{\"NS\":"); WriteStringList(v.ns().values(), false, out); break;
-    case V::kBs: out->append("{\"BS\":"); WriteStringList(v.bs().values(), true, out); break;
-    case V::kM: out->append("{\"M\":"); WriteAttributeMap(v.m().fields(), out); break;
+    case V::kS:
+      out->append("{\"S\":");
+      WriteString(v.s(), out);
+      break;
+    case V::kN:
+      out->append("{\"N\":");
+      WriteString(v.n(), out);
+      break;
+    case V::kB:
+      out->append("{\"B\":");
+      WriteString(Base64Encode(v.b()), out);
+      break;
+    case V::kSs:
+      out->append("{\"SS\":");
+      WriteStringList(v.ss().values(), false, out);
+      break;
+    case V::kNs:
+      out->append("{\"NS\":");
+      WriteStringList(v.ns().values(), false, out);
+      break;
+    case V::kBs:
+      out->append("{\"BS\":");
+      WriteStringList(v.bs().values(), true, out);
+      break;
+    case V::kM:
+      out->append("{\"M\":");
+      WriteAttributeMap(v.m().fields(), out);
+      break;
     case V::kL: {
       out->append("{\"L\":[");
       bool first = true;
@@ -304,9 +348,15 @@ void WriteAttributeValue(const v1::AttributeValue& v, std::string* out) {
       out->push_back(']');
       break;
     }
-    case V::kNullValue: out->append("{\"NULL\":true"); break;
-    case V::kBoolValue: out->append(v.bool_value() ? "{\"BOOL\":true" : "{\"BOOL\":false"); break;
-    case V::VALUE_NOT_SET: out->append("{"); break;
+    case V::kNullValue:
+      out->append("{\"NULL\":true");
+      break;
+    case V::kBoolValue:
+      out->append(v.bool_value() ? "{\"BOOL\":true" : "{\"BOOL\":false");
+      break;
+    case V::VALUE_NOT_SET:
+      out->append("{");
+      break;
   }
   out->push_back('}');
 }

@@ -3,8 +3,8 @@
 #include "rpc/grpc_server.h"
 
 #include <grpc/support/log.h>
-#include <grpcpp/grpcpp.h>
 #include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/grpcpp.h>
 
 #include <mutex>
 
@@ -164,7 +164,8 @@ class GrpcServerImpl final : public GrpcServer {
   Status Start(const std::string& host, uint16_t port) {
     grpc::ServerBuilder builder;
     int selected = 0;
-    std::string addr = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+    std::string addr =
+        (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
     builder.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
     builder.RegisterService(&admin_);
     builder.RegisterCallbackGenericService(&dynamo_);
@@ -203,7 +204,8 @@ GrpcError ToGrpcError(const Error& e) {
   if (e.detail()) detail = *e.detail();
   detail.set_type(std::string(e.info().short_name));
   detail.set_message(e.message());
-  return {e.info().grpc_code, std::string(e.info().short_name) + ": " + e.message(), detail.SerializeAsString()};
+  return {e.info().grpc_code, std::string(e.info().short_name) + ": " + e.message(),
+          detail.SerializeAsString()};
 }
 
 Result<std::unique_ptr<GrpcServer>> GrpcServer::Start(service::Engine& engine, const std::string& host,

@@ -18,8 +18,7 @@ double WriteUnits(int64_t item_bytes);
 // True when ReturnConsumedCapacity asks for a ConsumedCapacity (TOTAL or INDEXES).
 bool WantsCapacity(const std::string& mode);
 // Fills `out` with `units` charged to `table`, in the shape `mode` asks for.
-void FillConsumed(const std::string& mode, const std::string& table, double units,
-                  v1::ConsumedCapacity* out);
+void FillConsumed(const std::string& mode, const std::string& table, double units, v1::ConsumedCapacity* out);
 
 // Units charged to one secondary index.
 struct IndexCapacity {

@@ -28,7 +28,7 @@ struct Index {
   bool global = true;
   KeyAttribute hash;
   std::optional<KeyAttribute> range;
-  std::string projection_type;                // ALL, KEYS_ONLY or INCLUDE
+  std::string projection_type;               // ALL, KEYS_ONLY or INCLUDE
   std::set<std::string> non_key_attributes;  // for INCLUDE
 };
 

@@ -58,8 +58,7 @@ void Constraints::OneOf(const std::string* value, std::initializer_list<std::str
       "' failed to satisfy constraint: Member must satisfy enum value set: [" + set + "]");
 }
 
-void Constraints::Count(size_t n, size_t min, size_t max, std::string_view rendered,
-                        std::string_view path) {
+void Constraints::Count(size_t n, size_t min, size_t max, std::string_view rendered, std::string_view path) {
   std::string head = "Value '" + std::string(rendered) + "' at '" + std::string(path) +
                      "' failed to satisfy constraint: Member must have length ";
   if (n < min) {

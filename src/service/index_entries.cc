@@ -19,9 +19,9 @@ Status CheckIndexKeys(const Table& table, const value::AttributeMap& item) {
       auto it = item.find(attr->name);
       if (it == item.end()) continue;
       if (value::TypeName(it->second) != attr->type) {
-        return Error::InvalidParameter("Type mismatch for Index Key " + attr->name + " Expected: " + attr->type +
-                                       " Actual: " + std::string(value::TypeName(it->second)) +
-                                       " IndexName: " + index.name);
+        return Error::InvalidParameter(
+            "Type mismatch for Index Key " + attr->name + " Expected: " + attr->type +
+            " Actual: " + std::string(value::TypeName(it->second)) + " IndexName: " + index.name);
       }
       if (IsEmptyKeyValue(it->second)) {
         return Error::Validation(

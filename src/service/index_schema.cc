@@ -36,9 +36,11 @@ void CheckIndexMembers(Constraints& c, const std::string* name,
             {"ALL", "KEYS_ONLY", "INCLUDE"}, path + ".projection.projectionType");
   }
   if (throughput) {
-    c.AtLeast(throughput->has_read_capacity_units() ? std::optional(throughput->read_capacity_units()) : std::nullopt,
+    c.AtLeast(throughput->has_read_capacity_units() ? std::optional(throughput->read_capacity_units())
+                                                    : std::nullopt,
               1, path + ".provisionedThroughput.readCapacityUnits");
-    c.AtLeast(throughput->has_write_capacity_units() ? std::optional(throughput->write_capacity_units()) : std::nullopt,
+    c.AtLeast(throughput->has_write_capacity_units() ? std::optional(throughput->write_capacity_units())
+                                                     : std::nullopt,
               1, path + ".provisionedThroughput.writeCapacityUnits");
   }
 }
@@ -56,7 +58,8 @@ Status CheckIndexSchema(const std::string& name,
       return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
     }
     if (ks[0].attribute_name() == ks[1].attribute_name()) {
-      return Error::Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name");
+      return Error::Validation(
+          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
     }
   }
   std::set<std::string> defined, missing;
@@ -65,18 +68,22 @@ Status CheckIndexSchema(const std::string& name,
     if (!defined.count(k.attribute_name())) missing.insert(k.attribute_name());
   }
   if (!missing.empty()) {
-    return Error::InvalidParameter("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
-                                   Join(missing) + "], AttributeDefinitions: [" + Join(defined) + "]");
+    return Error::InvalidParameter(
+        "Some index key attributes are not defined in AttributeDefinitions. Keys: [" + Join(missing) +
+        "], AttributeDefinitions: [" + Join(defined) + "]");
   }
   if (local) {
     if (table_ks.size() < 2) {
       return Error::InvalidParameter(
-          "Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
+          "Table KeySchema does not have a range key, which is required when specifying a "
+          "LocalSecondaryIndex");
     }
     if (ks[0].attribute_name() != table_ks[0].attribute_name()) {
-      return Error::InvalidParameter("Index KeySchema does not have the same leading hash key as table KeySchema "
-                                     "for index: " + name + ". index hash key: " + ks[0].attribute_name() +
-                                     ", table hash key: " + table_ks[0].attribute_name());
+      return Error::InvalidParameter(
+          "Index KeySchema does not have the same leading hash key as table KeySchema "
+          "for index: " +
+          name + ". index hash key: " + ks[0].attribute_name() +
+          ", table hash key: " + table_ks[0].attribute_name());
     }
     if (ks.size() < 2) {
       return Error::InvalidParameter("Index KeySchema does not have a range key for index: " + name);

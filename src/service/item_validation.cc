@@ -106,8 +106,7 @@ Status CheckKeyAttribute(const KeyAttribute& attr, const V& v, bool is_partition
         (v.value_case() == V::kS ? "string" : "binary") + " value. Key: " + attr.name);
   }
   if (is_partition && size > kMaxPartitionKeySize) {
-    return Error::InvalidParameter(
-        "Size of hashkey has exceeded the maximum size limit of2048 bytes");
+    return Error::InvalidParameter("Size of hashkey has exceeded the maximum size limit of2048 bytes");
   }
   if (!is_partition && size > kMaxSortKeySize) {
     return Error::InvalidParameter(

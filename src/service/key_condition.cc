@@ -23,15 +23,24 @@ const v1::AttributeValue* ValueOf(const Operand& o) {
 
 std::string OperatorName(const Condition& c) {
   switch (c.kind) {
-    case Condition::Kind::kOr: return "OR";
-    case Condition::Kind::kNot: return "NOT";
-    case Condition::Kind::kIn: return "IN";
-    case Condition::Kind::kAttributeExists: return "attribute_exists";
-    case Condition::Kind::kAttributeNotExists: return "attribute_not_exists";
-    case Condition::Kind::kAttributeType: return "attribute_type";
-    case Condition::Kind::kContains: return "contains";
-    case Condition::Kind::kCompare: return "<>";
-    default: return "";
+    case Condition::Kind::kOr:
+      return "OR";
+    case Condition::Kind::kNot:
+      return "NOT";
+    case Condition::Kind::kIn:
+      return "IN";
+    case Condition::Kind::kAttributeExists:
+      return "attribute_exists";
+    case Condition::Kind::kAttributeNotExists:
+      return "attribute_not_exists";
+    case Condition::Kind::kAttributeType:
+      return "attribute_type";
+    case Condition::Kind::kContains:
+      return "contains";
+    case Condition::Kind::kCompare:
+      return "<>";
+    default:
+      return "";
   }
 }
 
@@ -50,11 +59,20 @@ Condition Normalized(const Condition& c) {
   Condition flipped = c;
   std::swap(flipped.operands[0], flipped.operands[1]);
   switch (c.op) {
-    case expr::Comparator::kLt: flipped.op = expr::Comparator::kGt; break;
-    case expr::Comparator::kLe: flipped.op = expr::Comparator::kGe; break;
-    case expr::Comparator::kGt: flipped.op = expr::Comparator::kLt; break;
-    case expr::Comparator::kGe: flipped.op = expr::Comparator::kLe; break;
-    default: break;
+    case expr::Comparator::kLt:
+      flipped.op = expr::Comparator::kGt;
+      break;
+    case expr::Comparator::kLe:
+      flipped.op = expr::Comparator::kGe;
+      break;
+    case expr::Comparator::kGt:
+      flipped.op = expr::Comparator::kLt;
+      break;
+    case expr::Comparator::kGe:
+      flipped.op = expr::Comparator::kLe;
+      break;
+    default:
+      break;
   }
   return flipped;
 }
@@ -146,7 +164,8 @@ Result<storage::RangeRead> CompileKeyCondition(const Condition& condition, const
   if (!on_range) return read;
 
   const Condition& rc = *on_range->condition;
-  for (size_t i = 1; i < rc.operands.size(); ++i) POGI_RETURN_IF_ERROR(CheckType(*range, rc.operands[i].value));
+  for (size_t i = 1; i < rc.operands.size(); ++i)
+    POGI_RETURN_IF_ERROR(CheckType(*range, rc.operands[i].value));
   auto enc = [&](size_t i) { return value::EncodeKeyValue(rc.operands[i].value); };
   switch (rc.kind) {
     case Condition::Kind::kBetween:
@@ -155,8 +174,8 @@ Result<storage::RangeRead> CompileKeyCondition(const Condition& condition, const
       if (*read.sort_lo > *read.sort_hi) {
         return Error::Validation(
             "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or "
-            "equal to lower bound; lower bound operand: AttributeValue: {" + range->type + ":" +
-            (range->type == "N" ? rc.operands[1].value.n() : rc.operands[1].value.s()) +
+            "equal to lower bound; lower bound operand: AttributeValue: {" +
+            range->type + ":" + (range->type == "N" ? rc.operands[1].value.n() : rc.operands[1].value.s()) +
             "}, upper bound operand: AttributeValue: {" + range->type + ":" +
             (range->type == "N" ? rc.operands[2].value.n() : rc.operands[2].value.s()) + "}");
       }
@@ -177,12 +196,23 @@ Result<storage::RangeRead> CompileKeyCondition(const Condition& condition, const
     }
     default:
       switch (rc.op) {
-        case expr::Comparator::kEq: read.sort_lo = read.sort_hi = enc(1); break;
-        case expr::Comparator::kLt: read.sort_hi = read.exclude_hi = enc(1); break;
-        case expr::Comparator::kLe: read.sort_hi = enc(1); break;
-        case expr::Comparator::kGt: read.sort_lo = read.exclude_lo = enc(1); break;
-        case expr::Comparator::kGe: read.sort_lo = enc(1); break;
-        case expr::Comparator::kNe: return NotSupported();
+        case expr::Comparator::kEq:
+          read.sort_lo = read.sort_hi = enc(1);
+          break;
+        case expr::Comparator::kLt:
+          read.sort_hi = read.exclude_hi = enc(1);
+          break;
+        case expr::Comparator::kLe:
+          read.sort_hi = enc(1);
+          break;
+        case expr::Comparator::kGt:
+          read.sort_lo = read.exclude_lo = enc(1);
+          break;
+        case expr::Comparator::kGe:
+          read.sort_lo = enc(1);
+          break;
+        case expr::Comparator::kNe:
+          return NotSupported();
       }
   }
   return read;

@@ -26,27 +26,48 @@ std::string RenderJavaValue(const v1::AttributeValue& v) {
   using V = v1::AttributeValue;
   auto list = [](const auto& values, bool binary) {
     std::string s = "[";
-    for (int i = 0; i < values.size(); ++i) s += (i ? ", " : "") + (binary ? Base64Encode(values[i]) : values[i]);
+    for (int i = 0; i < values.size(); ++i)
+      s += (i ? ", " : "") + (binary ? Base64Encode(values[i]) : values[i]);
     return s + "]";
   };
   std::string inner;
   switch (v.value_case()) {
-    case V::kS: inner = "S=" + v.s(); break;
-    case V::kN: inner = "N=" + v.n(); break;
-    case V::kB: inner = "B=" + Base64Encode(v.b()); break;
-    case V::kSs: inner = "SS=" + list(v.ss().values(), false); break;
-    case V::kNs: inner = "NS=" + list(v.ns().values(), false); break;
-    case V::kBs: inner = "BS=" + list(v.bs().values(), true); break;
-    case V::kM: inner = "M=" + RenderJava(v.m().fields()); break;
+    case V::kS:
+      inner = "S=" + v.s();
+      break;
+    case V::kN:
+      inner = "N=" + v.n();
+      break;
+    case V::kB:
+      inner = "B=" + Base64Encode(v.b());
+      break;
+    case V::kSs:
+      inner = "SS=" + list(v.ss().values(), false);
+      break;
+    case V::kNs:
+      inner = "NS=" + list(v.ns().values(), false);
+      break;
+    case V::kBs:
+      inner = "BS=" + list(v.bs().values(), true);
+      break;
+    case V::kM:
+      inner = "M=" + RenderJava(v.m().fields());
+      break;
     case V::kL: {
       inner = "L=[";
-      for (int i = 0; i < v.l().values_size(); ++i) inner += (i ? ", " : "") + RenderJavaValue(v.l().values(i));
+      for (int i = 0; i < v.l().values_size(); ++i)
+        inner += (i ? ", " : "") + RenderJavaValue(v.l().values(i));
       inner += "]";
       break;
     }
-    case V::kNullValue: inner = "NUL=true"; break;
-    case V::kBoolValue: inner = std::string("BOOL=") + (v.bool_value() ? "true" : "false"); break;
-    case V::VALUE_NOT_SET: break;
+    case V::kNullValue:
+      inner = "NUL=true";
+      break;
+    case V::kBoolValue:
+      inner = std::string("BOOL=") + (v.bool_value() ? "true" : "false");
+      break;
+    case V::VALUE_NOT_SET:
+      break;
   }
   return "AttributeValue(" + inner + ")";
 }
@@ -62,7 +83,8 @@ std::string MemberName(const FieldDescriptor* f) {
 std::string RenderJavaMessage(const Message& m) {
   const Descriptor* d = m.GetDescriptor();
   const Reflection* r = m.GetReflection();
-  if (d == v1::AttributeValue::descriptor()) return RenderJavaValue(static_cast<const v1::AttributeValue&>(m));
+  if (d == v1::AttributeValue::descriptor())
+    return RenderJavaValue(static_cast<const v1::AttributeValue&>(m));
   if (d == v1::Item::descriptor()) return RenderJava(static_cast<const v1::Item&>(m).attributes());
   bool list_wrapper = d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor();
   if (list_wrapper || d == v1::NameMap::descriptor()) {
@@ -151,13 +173,33 @@ void AppendJsonValue(const v1::AttributeValue& v, std::string* out) {
     out->append("]}");
   };
   switch (v.value_case()) {
-    case V::kS: out->append("{\"S\":"); AppendJsonString(v.s(), out); out->push_back('}'); break;
-    case V::kN: out->append("{\"N\":"); AppendJsonString(v.n(), out); out->push_back('}'); break;
-    case V::kB: out->append("{\"B\":"); AppendJsonString(Base64Encode(v.b()), out); out->push_back('}'); break;
-    case V::kSs: list("SS", v.ss().values(), false); break;
-    case V::kNs: list("NS", v.ns().values(), false); break;
-    case V::kBs: list("BS", v.bs().values(), true); break;
-    case V::kM: out->append("{\"M\":").append(RenderJson(v.m().fields())).push_back('}'); break;
+    case V::kS:
+      out->append("{\"S\":");
+      AppendJsonString(v.s(), out);
+      out->push_back('}');
+      break;
+    case V::kN:
+      out->append("{\"N\":");
+      AppendJsonString(v.n(), out);
+      out->push_back('}');
+      break;
+    case V::kB:
+      out->append("{\"B\":");
+      AppendJsonString(Base64Encode(v.b()), out);
+      out->push_back('}');
+      break;
+    case V::kSs:
+      list("SS", v.ss().values(), false);
+      break;
+    case V::kNs:
+      list("NS", v.ns().values(), false);
+      break;
+    case V::kBs:
+      list("BS", v.bs().values(), true);
+      break;
+    case V::kM:
+      out->append("{\"M\":").append(RenderJson(v.m().fields())).push_back('}');
+      break;
     case V::kL:
       out->append("{\"L\":[");
       for (int i = 0; i < v.l().values_size(); ++i) {
@@ -166,9 +208,15 @@ void AppendJsonValue(const v1::AttributeValue& v, std::string* out) {
       }
       out->append("]}");
       break;
-    case V::kNullValue: out->append("{\"NULL\":true}"); break;
-    case V::kBoolValue: out->append(v.bool_value() ? "{\"BOOL\":true}" : "{\"BOOL\":false}"); break;
-    case V::VALUE_NOT_SET: out->append("{}"); break;
+    case V::kNullValue:
+      out->append("{\"NULL\":true}");
+      break;
+    case V::kBoolValue:
+      out->append(v.bool_value() ? "{\"BOOL\":true}" : "{\"BOOL\":false}");
+      break;
+    case V::VALUE_NOT_SET:
+      out->append("{}");
+      break;
   }
 }
 
@@ -239,7 +287,8 @@ void CapacityTally::Fill(const std::string& mode, char kind,
   }
 }
 
-bool FillCollectionMetrics(const Table& table, const value::AttributeMap& item, v1::ItemCollectionMetrics* out) {
+bool FillCollectionMetrics(const Table& table, const value::AttributeMap& item,
+                           v1::ItemCollectionMetrics* out) {
   if (table.description.local_secondary_indexes_size() == 0) return false;
   auto it = item.find(table.hash.name);
   if (it == item.end()) return false;

@@ -64,13 +64,15 @@ class CapacityTally {
 // to metrics[table name] when the table has any.
 // ItemCollectionMetrics of the item collection `item` belongs to (tables
 // with local secondary indexes only); false when there is none.
-bool FillCollectionMetrics(const Table& table, const value::AttributeMap& item, v1::ItemCollectionMetrics* out);
+bool FillCollectionMetrics(const Table& table, const value::AttributeMap& item,
+                           v1::ItemCollectionMetrics* out);
 
 void AddCollectionMetrics(const Table& table, const value::AttributeMap& item,
                           google::protobuf::Map<std::string, v1::ItemCollectionMetricsList>* metrics);
 
 // TransactionCanceledException with its reasons, in request order:
-// "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]".
+// "Transaction cancelled, please refer cancellation reasons for specific reasons [None,
+// ConditionalCheckFailed]".
 Error TransactionCanceled(const std::vector<v1::CancellationReason>& reasons);
 
 // A reason of the given code; `message` empty for None.

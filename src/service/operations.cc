@@ -17,14 +17,18 @@ Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) 
   return std::unique_ptr<Message>(new Resp(std::move(r).value()));
 }
 
-#define POGI_OP(Name) \
-  Operation { #Name, &v1::Name##Request::default_instance(), \
-              &Invoke<v1::Name##Request, v1::Name##Response, &Engine::Name> }
+#define POGI_OP(Name)                                                                               \
+  Operation {                                                                                       \
+#Name, &v1::Name##Request::default_instance(), &Invoke < v1::Name##Request, v1::Name##Response, \
+        &Engine::Name>                                                                              \
+  }
 
 const std::array kOperations = {
-    POGI_OP(CreateTable), POGI_OP(DeleteTable), POGI_OP(DescribeTable), POGI_OP(GetItem),
-    POGI_OP(ListTables),  POGI_OP(PutItem),     POGI_OP(DeleteItem), POGI_OP(UpdateItem), POGI_OP(Query), POGI_OP(Scan), POGI_OP(UpdateTable),
-    POGI_OP(BatchGetItem), POGI_OP(BatchWriteItem), POGI_OP(TransactWriteItems), POGI_OP(TransactGetItems),
+    POGI_OP(CreateTable),    POGI_OP(DeleteTable),        POGI_OP(DescribeTable),
+    POGI_OP(GetItem),        POGI_OP(ListTables),         POGI_OP(PutItem),
+    POGI_OP(DeleteItem),     POGI_OP(UpdateItem),         POGI_OP(Query),
+    POGI_OP(Scan),           POGI_OP(UpdateTable),        POGI_OP(BatchGetItem),
+    POGI_OP(BatchWriteItem), POGI_OP(TransactWriteItems), POGI_OP(TransactGetItems),
 };
 
 }  // namespace

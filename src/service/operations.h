@@ -18,7 +18,7 @@ struct Operation {
   std::string_view name;  // "PutItem"
   const google::protobuf::Message* request_prototype;
   Result<std::unique_ptr<google::protobuf::Message>> (*invoke)(Engine& engine,
-                                                              const google::protobuf::Message& request);
+                                                               const google::protobuf::Message& request);
 };
 
 // The operation named `name`, or null.

@@ -51,7 +51,8 @@ void CollectNames(const expr::Projection& p, std::set<std::string>* names) {
 Result<storage::RowPosition> StartPosition(const Table& table, const Index* index,
                                            const value::AttributeMap& start_key) {
   auto invalid = [] {
-    return Error::Validation("The provided starting key is invalid: The provided key element does not match the schema");
+    return Error::Validation(
+        "The provided starting key is invalid: The provided key element does not match the schema");
   };
   auto attrs = PositionAttributes(table, index);
   if (start_key.size() != attrs.size()) return invalid();
@@ -113,7 +114,8 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
       }
     }
     if ((req.limit && page.scanned_count >= *req.limit) || page.bytes_read >= kMaxPageBytes) {
-      last = KeyOf(*req.table, req.index, matches && !req.count_only && !req.projection ? page.items.back() : item);
+      last = KeyOf(*req.table, req.index,
+                   matches && !req.count_only && !req.projection ? page.items.back() : item);
       stopped = true;
       return false;
     }

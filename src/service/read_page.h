@@ -25,7 +25,7 @@ struct PageRequest {
   std::optional<int64_t> limit;
   std::optional<expr::Condition> filter;
   std::optional<expr::Projection> projection;
-  bool count_only = false;      // Select COUNT
+  bool count_only = false;        // Select COUNT
   bool fetch_from_table = false;  // LSI: read attributes the index does not hold
 };
 

@@ -49,17 +49,19 @@ Result<PageRequest> MakePageRequest(const Table& table, const Index* index, cons
                                     std::optional<int64_t> limit, std::optional<expr::Condition> filter,
                                     std::optional<expr::Projection> projection,
                                     std::string_view projection_param) {
-  std::string chosen = select ? *select
+  std::string chosen = select       ? *select
                        : projection ? "SPECIFIC_ATTRIBUTES"
                        : index      ? "ALL_PROJECTED_ATTRIBUTES"
                                     : "ALL_ATTRIBUTES";
   if (projection && chosen != "SPECIFIC_ATTRIBUTES") {
-    return Error::Validation("Cannot specify the " + std::string(projection_param) + " when choosing to get " +
+    return Error::Validation("Cannot specify the " + std::string(projection_param) +
+                             " when choosing to get " +
                              (chosen == "COUNT" ? std::string("only the Count") : chosen));
   }
   if (chosen == "SPECIFIC_ATTRIBUTES" && !projection) {
-    return Error::Validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get "
-                             "SPECIFIC_ATTRIBUTES");
+    return Error::Validation(
+        "Must specify the AttributesToGet or ProjectionExpression when choosing to get "
+        "SPECIFIC_ATTRIBUTES");
   }
   if (chosen == "ALL_PROJECTED_ATTRIBUTES" && !index) {
     return Error::Validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
@@ -77,7 +79,8 @@ Result<PageRequest> MakePageRequest(const Table& table, const Index* index, cons
       if (!IndexHolds(table, *index, name)) missing += (missing.empty() ? "" : ", ") + name;
     }
     if (!missing.empty()) {
-      return Error::InvalidParameter("Global secondary index " + index->name + " does not project [" + missing + "]");
+      return Error::InvalidParameter("Global secondary index " + index->name + " does not project [" +
+                                     missing + "]");
     }
   }
   PageRequest req;

@@ -53,8 +53,8 @@ Result<Response> AnswerPage(storage::Storage& storage, const storage::RangeRead&
     return Status::Ok();
   }));
   Response resp;
-  FillResponse(std::move(*page), *page_req.table, index, req.consistent_read(), req.return_consumed_capacity(),
-               page_req.count_only, &resp);
+  FillResponse(std::move(*page), *page_req.table, index, req.consistent_read(),
+               req.return_consumed_capacity(), page_req.count_only, &resp);
   return resp;
 }
 

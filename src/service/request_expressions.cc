@@ -26,7 +26,8 @@ Status CheckNotMixed(const ExpressionParams& p) {
   };
   return Error::Validation(
       "Can not use both expression and non-expression parameters in the same request: "
-      "Non-expression parameters: {" + join(p.legacy) + "} Expression parameters: {" + join(used) + "}");
+      "Non-expression parameters: {" +
+      join(p.legacy) + "} Expression parameters: {" + join(used) + "}");
 }
 
 Status CheckSubstitutionMaps(const ExpressionParams& p) {
@@ -38,7 +39,8 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
     if (p.names->empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
     for (const auto& [k, v] : *p.names) {
       if (k.size() < 2 || k[0] != '#') {
-        return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + k + "\"");
+        return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + k +
+                                 "\"");
       }
     }
   }
@@ -49,7 +51,8 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
     if (p.values->empty()) return Error::Validation("ExpressionAttributeValues must not be empty");
     for (const auto& [k, v] : *p.values) {
       if (k.size() < 2 || k[0] != ':') {
-        return Error::Validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \"" + k + "\"");
+        return Error::Validation("ExpressionAttributeValues contains invalid key: Syntax error; key: \"" + k +
+                                 "\"");
       }
     }
   }
@@ -78,7 +81,8 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
     POGI_ASSIGN_OR_RETURN(out.update, expr::ParseUpdate(*p.update, subs));
   }
   if (p.condition) {
-    POGI_ASSIGN_OR_RETURN(out.condition, expr::ParseCondition(*p.condition, expr::ExpressionKind::kCondition, subs));
+    POGI_ASSIGN_OR_RETURN(out.condition,
+                          expr::ParseCondition(*p.condition, expr::ExpressionKind::kCondition, subs));
   }
   if (p.key_condition) {
     POGI_ASSIGN_OR_RETURN(out.key_condition,
@@ -98,7 +102,8 @@ Status CheckNoKeyUpdate(const Table& table, const expr::Update& update) {
   auto check = [&](const expr::Path& path) -> Status {
     const std::string& top = path.front().name;
     if (top == table.hash.name || (table.range && top == table.range->name)) {
-      return Error::InvalidParameter("Cannot update attribute " + top + ". This attribute is part of the key");
+      return Error::InvalidParameter("Cannot update attribute " + top +
+                                     ". This attribute is part of the key");
     }
     return Status::Ok();
   };

@@ -17,12 +17,12 @@ namespace pogi::service {
 
 // What a request carries, as pointers into the proto (null: absent).
 struct ExpressionParams {
-  const std::string* condition = nullptr;   // ConditionExpression
-  const std::string* update = nullptr;      // UpdateExpression
-  const std::string* projection = nullptr;  // ProjectionExpression
+  const std::string* condition = nullptr;      // ConditionExpression
+  const std::string* update = nullptr;         // UpdateExpression
+  const std::string* projection = nullptr;     // ProjectionExpression
   const std::string* key_condition = nullptr;  // KeyConditionExpression
   const std::string* filter = nullptr;         // FilterExpression
-  const expr::NameMap* names = nullptr;     // ExpressionAttributeNames
+  const expr::NameMap* names = nullptr;        // ExpressionAttributeNames
   const expr::AttributeMap* values = nullptr;  // ExpressionAttributeValues
   // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
   std::vector<std::string_view> legacy;

@@ -22,7 +22,7 @@ class TransactionTokens {
 
   // What a request holding a token should do.
   struct Claim {
-    bool replay = false;                  // answer `response`, write nothing
+    bool replay = false;  // answer `response`, write nothing
     v1::TransactWriteItemsResponse response;
   };
 

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <mutex>
 
@@ -84,7 +84,8 @@ class SqliteTxn final : public WriteTxn {
     int rc = st->Step();
     if (rc == SQLITE_DONE) return std::optional<TableRecord>();
     if (rc != SQLITE_ROW) return db_->Fail("read catalog");
-    return std::optional<TableRecord>(TableRecord{table_id, st->Blob(0), st->Blob(1), st->Int(2), st->Int(3)});
+    return std::optional<TableRecord>(
+        TableRecord{table_id, st->Blob(0), st->Blob(1), st->Int(2), st->Int(3)});
   }
 
   Status ReadRange(const RangeRead& r, const std::function<bool(const Row&)>& visit) override {
@@ -93,13 +94,12 @@ class SqliteTxn final : public WriteTxn {
     const char* sql;
     if (r.partition) {
       if (!r.is_index) {
-        sql = r.forward
-                  ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
-                    "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
-                    "(?8 IS NULL OR sk>?8) ORDER BY sk ASC"
-                  : "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
-                    "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
-                    "(?8 IS NULL OR sk<?8) ORDER BY sk DESC";
+        sql = r.forward ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
+                          "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
+                          "(?8 IS NULL OR sk>?8) ORDER BY sk ASC"
+                        : "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
+                          "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
+                          "(?8 IS NULL OR sk<?8) ORDER BY sk DESC";
       } else {
         sql = r.forward
                   ? "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash=?2 "
@@ -130,13 +130,17 @@ class SqliteTxn final : public WriteTxn {
       st->BindOptional(6, r.exclude_lo).BindOptional(7, r.exclude_hi);
       if (start) {
         st->Bind(8, std::string_view(start->sort));
-        if (r.is_index) st->Bind(9, std::string_view(start->table_partition)).Bind(10, std::string_view(start->table_sort));
+        if (r.is_index)
+          st->Bind(9, std::string_view(start->table_partition)).Bind(10, std::string_view(start->table_sort));
       }
     } else {
       st->Bind(2, r.hash_lo).Bind(3, r.hash_hi);
       if (start) {
-        st->Bind(4, PartitionHash(start->partition)).Bind(5, std::string_view(start->partition)).Bind(6, std::string_view(start->sort));
-        if (r.is_index) st->Bind(7, std::string_view(start->table_partition)).Bind(8, std::string_view(start->table_sort));
+        st->Bind(4, PartitionHash(start->partition))
+            .Bind(5, std::string_view(start->partition))
+            .Bind(6, std::string_view(start->sort));
+        if (r.is_index)
+          st->Bind(7, std::string_view(start->table_partition)).Bind(8, std::string_view(start->table_sort));
       }
     }
     int rc;
@@ -187,26 +191,43 @@ class SqliteTxn final : public WriteTxn {
 
   Status PutIndexEntry(int64_t index_id, const EncodedKey& index_key, const EncodedKey& table_key,
                        std::string_view bytes, int64_t size) override {
-    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(
-        "INSERT OR REPLACE INTO index_items(index_id, hash, pk, sk, tpk, tsk, size, item) "
-        "VALUES(?1,?2,?3,?4,?5,?6,?7,?8)"));
-    st->Bind(1, index_id).Bind(2, PartitionHash(index_key.partition)).Bind(3, index_key.partition)
-        .Bind(4, index_key.sort).Bind(5, table_key.partition).Bind(6, table_key.sort).Bind(7, size).Bind(8, bytes);
+    POGI_ASSIGN_OR_RETURN(
+        auto st,
+        db_->Prepare("INSERT OR REPLACE INTO index_items(index_id, hash, pk, sk, tpk, tsk, size, item) "
+                     "VALUES(?1,?2,?3,?4,?5,?6,?7,?8)"));
+    st->Bind(1, index_id)
+        .Bind(2, PartitionHash(index_key.partition))
+        .Bind(3, index_key.partition)
+        .Bind(4, index_key.sort)
+        .Bind(5, table_key.partition)
+        .Bind(6, table_key.sort)
+        .Bind(7, size)
+        .Bind(8, bytes);
     return Done(st->Step(), "write index entry");
   }
 
-  Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key, const EncodedKey& table_key) override {
-    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(
-        "DELETE FROM index_items WHERE index_id=?1 AND hash=?2 AND pk=?3 AND sk=?4 AND tpk=?5 AND tsk=?6"));
-    st->Bind(1, index_id).Bind(2, PartitionHash(index_key.partition)).Bind(3, index_key.partition)
-        .Bind(4, index_key.sort).Bind(5, table_key.partition).Bind(6, table_key.sort);
+  Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key,
+                          const EncodedKey& table_key) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM index_items WHERE index_id=?1 AND hash=?2 AND "
+                                                "pk=?3 AND sk=?4 AND tpk=?5 AND tsk=?6"));
+    st->Bind(1, index_id)
+        .Bind(2, PartitionHash(index_key.partition))
+        .Bind(3, index_key.partition)
+        .Bind(4, index_key.sort)
+        .Bind(5, table_key.partition)
+        .Bind(6, table_key.sort);
     return Done(st->Step(), "delete index entry");
   }
 
   Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes) override {
     POGI_ASSIGN_OR_RETURN(
-        auto st, db_->Prepare("INSERT OR REPLACE INTO items(table_id, hash, pk, sk, item) VALUES(?1,?2,?3,?4,?5)"));
-    st->Bind(1, table_id).Bind(2, PartitionHash(key.partition)).Bind(3, key.partition).Bind(4, key.sort).Bind(5, bytes);
+        auto st,
+        db_->Prepare("INSERT OR REPLACE INTO items(table_id, hash, pk, sk, item) VALUES(?1,?2,?3,?4,?5)"));
+    st->Bind(1, table_id)
+        .Bind(2, PartitionHash(key.partition))
+        .Bind(3, key.partition)
+        .Bind(4, key.sort)
+        .Bind(5, bytes);
     return Done(st->Step(), "write item");
   }
 
@@ -219,7 +240,8 @@ class SqliteTxn final : public WriteTxn {
 
   Status AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) override {
     POGI_ASSIGN_OR_RETURN(
-        auto st, db_->Prepare("UPDATE catalog SET item_count=item_count+?2, size_bytes=size_bytes+?3 WHERE id=?1"));
+        auto st,
+        db_->Prepare("UPDATE catalog SET item_count=item_count+?2, size_bytes=size_bytes+?3 WHERE id=?1"));
     st->Bind(1, table_id).Bind(2, items).Bind(3, bytes);
     return Done(st->Step(), "update counters");
   }
@@ -239,8 +261,10 @@ class SqliteTxn final : public WriteTxn {
 
   Status DropTable(int64_t table_id) override {
     {
-      POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(
-          "DELETE FROM index_items WHERE index_id IN (SELECT id FROM indexes WHERE table_id=?1)"));
+      POGI_ASSIGN_OR_RETURN(
+          auto st,
+          db_->Prepare(
+              "DELETE FROM index_items WHERE index_id IN (SELECT id FROM indexes WHERE table_id=?1)"));
       st->Bind(1, table_id);
       POGI_RETURN_IF_ERROR(Done(st->Step(), "drop index entries"));
     }
@@ -275,7 +299,8 @@ class SqliteStorage final : public Storage {
   Result<std::vector<TableRecord>> ListTables() override {
     std::lock_guard lock(writer_mu_);
     POGI_ASSIGN_OR_RETURN(
-        auto st, writer_->Prepare("SELECT id, name, description, item_count, size_bytes FROM catalog ORDER BY name"));
+        auto st,
+        writer_->Prepare("SELECT id, name, description, item_count, size_bytes FROM catalog ORDER BY name"));
     std::vector<TableRecord> out;
     int rc;
     while ((rc = st->Step()) == SQLITE_ROW) {
@@ -404,8 +429,10 @@ Status CheckFormat(Db& db) {
   int rc = get->Step();
   if (rc == SQLITE_ROW) {
     if (get->Int(0) != kFormatVersion) {
-      return Error::Internal("database format " + std::to_string(get->Int(0)) + " is not the format this pogi "
-                             "reads (" + std::to_string(kFormatVersion) + ")");
+      return Error::Internal("database format " + std::to_string(get->Int(0)) +
+                             " is not the format this pogi "
+                             "reads (" +
+                             std::to_string(kFormatVersion) + ")");
     }
     return Status::Ok();
   }

@@ -86,8 +86,7 @@ class ReadTxn {
   // Number of entries of an index and the sum of their `size`s.
   virtual Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t index_id) = 0;
   // The stored bytes of the item with `key`, or nullopt.
-  virtual Result<std::optional<std::string>> GetItem(int64_t table_id,
-                                                     const EncodedKey& key) = 0;
+  virtual Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) = 0;
   virtual Result<std::optional<TableRecord>> GetTable(int64_t table_id) = 0;
 };
 
@@ -117,8 +116,8 @@ class WriteTxn : public ReadTxn {
 };
 
 struct Options {
-  std::string data_dir;     // folder holding pogi.db; ignored when in_memory
-  bool in_memory = false;   // keep nothing on disk
+  std::string data_dir;            // folder holding pogi.db; ignored when in_memory
+  bool in_memory = false;          // keep nothing on disk
   bool fsync_each_commit = false;  // survive power loss, not only kill -9
 };
 

@@ -28,10 +28,8 @@ namespace {
 //   the *overflow* message, not the 38-digit one; we do the same for every
 //   sum or difference that needs more than 38 digits.
 // An empty text gets the sentence alone (dynalite's DynamoDB-checked tests).
-constexpr std::string_view kNotNumeric =
-    "The parameter cannot be converted to a numeric value";
-constexpr std::string_view kTooPrecise =
-    "Attempting to store more than 38 significant digits in a Number";
+constexpr std::string_view kNotNumeric = "The parameter cannot be converted to a numeric value";
+constexpr std::string_view kTooPrecise = "Attempting to store more than 38 significant digits in a Number";
 constexpr std::string_view kOverflow =
     "Number overflow. Attempting to store a number with magnitude larger than "
     "supported range";
@@ -73,8 +71,7 @@ constexpr uint8_t kKeyPositive = 0x03;
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Compares |a| and |b| of two non-zero normalized numbers.
-int CompareMagnitude(int32_t ea, const std::string& da, int32_t eb,
-                     const std::string& db) {
+int CompareMagnitude(int32_t ea, const std::string& da, int32_t eb, const std::string& db) {
   if (ea != eb) return ea < eb ? -1 : 1;
   // With no trailing zeros, plain string order is numeric order: a proper
   // prefix is the smaller value.
@@ -84,8 +81,7 @@ int CompareMagnitude(int32_t ea, const std::string& da, int32_t eb,
 
 }  // namespace
 
-Result<Decimal> Decimal::Normalize(bool negative, std::string_view digits,
-                                   int64_t point, bool arithmetic) {
+Result<Decimal> Decimal::Normalize(bool negative, std::string_view digits, int64_t point, bool arithmetic) {
   size_t first = digits.find_first_not_of('0');
   if (first == std::string_view::npos) return Decimal();  // any zero is 0
   size_t last = digits.find_last_not_of('0');
@@ -172,14 +168,11 @@ bool Decimal::IsZero() const { return digits_.empty(); }
 bool Decimal::IsNegative() const { return negative_ && !digits_.empty(); }
 
 int Decimal::Compare(const Decimal& other) const {
-  auto sign = [](const Decimal& d) {
-    return d.IsZero() ? 0 : (d.negative_ ? -1 : 1);
-  };
+  auto sign = [](const Decimal& d) { return d.IsZero() ? 0 : (d.negative_ ? -1 : 1); };
   const int sa = sign(*this), sb = sign(other);
   if (sa != sb) return sa < sb ? -1 : 1;
   if (sa == 0) return 0;
-  const int m =
-      CompareMagnitude(exponent_, digits_, other.exponent_, other.digits_);
+  const int m = CompareMagnitude(exponent_, digits_, other.exponent_, other.digits_);
   return sa > 0 ? m : -m;
 }
 
@@ -190,8 +183,7 @@ Result<Decimal> Decimal::Add(const Decimal& a, const Decimal& b) {
   const Decimal* big = &a;
   const Decimal* small = &b;
   if (subtract) {
-    const int m =
-        CompareMagnitude(a.exponent_, a.digits_, b.exponent_, b.digits_);
+    const int m = CompareMagnitude(a.exponent_, a.digits_, b.exponent_, b.digits_);
     if (m == 0) return Decimal();
     if (m < 0) std::swap(big, small);
   }
@@ -199,9 +191,8 @@ Result<Decimal> Decimal::Add(const Decimal& a, const Decimal& b) {
   // the result is 0.<slots> * 10^top. The extra slot on top takes a carry.
   // Operands are in range, so the grid spans at most ~300 slots.
   const int64_t top = std::max(a.exponent_, b.exponent_) + 1;
-  const int64_t bottom =
-      std::min<int64_t>(a.exponent_ - static_cast<int64_t>(a.digits_.size()),
-                        b.exponent_ - static_cast<int64_t>(b.digits_.size()));
+  const int64_t bottom = std::min<int64_t>(a.exponent_ - static_cast<int64_t>(a.digits_.size()),
+                                           b.exponent_ - static_cast<int64_t>(b.digits_.size()));
   const size_t width = static_cast<size_t>(top - bottom);
   std::string x(width, 0), y(width, 0);
   auto place = [&](const Decimal& d, std::string* slots) {
@@ -268,8 +259,7 @@ bool Decimal::DecodeKey(std::string_view* in, Decimal* out) {
   if (s.size() < 2) return false;
   Decimal d;
   d.negative_ = cls == kKeyNegative;
-  d.exponent_ =
-      static_cast<int32_t>((static_cast<uint8_t>(s[1]) ^ flip) + kMinExponent);
+  d.exponent_ = static_cast<int32_t>((static_cast<uint8_t>(s[1]) ^ flip) + kMinExponent);
   size_t i = 2;
   for (;; ++i) {
     if (i >= s.size()) return false;  // no terminator
@@ -282,8 +272,7 @@ bool Decimal::DecodeKey(std::string_view* in, Decimal* out) {
   // Drop the pad of an odd digit count, then insist on the one canonical
   // form so that decoding never yields a number with two encodings.
   if (!d.digits_.empty() && d.digits_.back() == '0') d.digits_.pop_back();
-  if (d.digits_.empty() || d.digits_.front() == '0' ||
-      d.digits_.back() == '0') {
+  if (d.digits_.empty() || d.digits_.front() == '0' || d.digits_.back() == '0') {
     return false;
   }
   *out = std::move(d);

@@ -56,8 +56,7 @@ class Decimal {
   // may carry leading and trailing zeros. Checks the range and the 38-digit
   // limit; `arithmetic` selects the message DynamoDB gives for a computed
   // result with too many digits.
-  static Result<Decimal> Normalize(bool negative, std::string_view digits,
-                                   int64_t point, bool arithmetic);
+  static Result<Decimal> Normalize(bool negative, std::string_view digits, int64_t point, bool arithmetic);
 
   // Representation: sign, digits (most significant first, no leading or
   // trailing zeros; empty for zero), and exponent such that

@@ -48,9 +48,12 @@ Result<v1::Item> DecodeItem(std::string_view bytes) {
 int64_t ValueSize(const v1::AttributeValue& v) {
   using V = v1::AttributeValue;
   switch (v.value_case()) {
-    case V::kS: return static_cast<int64_t>(v.s().size());
-    case V::kB: return static_cast<int64_t>(v.b().size());
-    case V::kN: return (SignificantDigits(v.n()) + 1) / 2 + 1;
+    case V::kS:
+      return static_cast<int64_t>(v.s().size());
+    case V::kB:
+      return static_cast<int64_t>(v.b().size());
+    case V::kN:
+      return (SignificantDigits(v.n()) + 1) / 2 + 1;
     case V::kSs: {
       int64_t n = 0;
       for (const auto& s : v.ss().values()) n += static_cast<int64_t>(s.size());
@@ -93,32 +96,46 @@ int64_t ItemSize(const AttributeMap& item) {
 
 std::string EncodeKeyValue(const v1::AttributeValue& v) {
   switch (v.value_case()) {
-    case v1::AttributeValue::kS: return v.s();
-    case v1::AttributeValue::kB: return v.b();
+    case v1::AttributeValue::kS:
+      return v.s();
+    case v1::AttributeValue::kB:
+      return v.b();
     case v1::AttributeValue::kN: {
       std::string out;
       auto d = Decimal::Parse(v.n());
       if (d.ok()) d->AppendKeyEncoding(&out);
       return out;
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 
 std::string_view TypeName(const v1::AttributeValue& v) {
   using V = v1::AttributeValue;
   switch (v.value_case()) {
-    case V::kS: return "S";
-    case V::kN: return "N";
-    case V::kB: return "B";
-    case V::kSs: return "SS";
-    case V::kNs: return "NS";
-    case V::kBs: return "BS";
-    case V::kM: return "M";
-    case V::kL: return "L";
-    case V::kNullValue: return "NULL";
-    case V::kBoolValue: return "BOOL";
-    case V::VALUE_NOT_SET: return "";
+    case V::kS:
+      return "S";
+    case V::kN:
+      return "N";
+    case V::kB:
+      return "B";
+    case V::kSs:
+      return "SS";
+    case V::kNs:
+      return "NS";
+    case V::kBs:
+      return "BS";
+    case V::kM:
+      return "M";
+    case V::kL:
+      return "L";
+    case V::kNullValue:
+      return "NULL";
+    case V::kBoolValue:
+      return "BOOL";
+    case V::VALUE_NOT_SET:
+      return "";
   }
   return "";
 }

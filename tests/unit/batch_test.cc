@@ -15,8 +15,16 @@ namespace {
 
 using V = v1::AttributeValue;
 
-V S(std::string s) { V v; v.set_s(std::move(s)); return v; }
-V N(std::string n) { V v; v.set_n(std::move(n)); return v; }
+V S(std::string s) {
+  V v;
+  v.set_s(std::move(s));
+  return v;
+}
+V N(std::string n) {
+  V v;
+  v.set_n(std::move(n));
+  return v;
+}
 
 v1::Item ItemOf(std::vector<std::pair<std::string, V>> attrs) {
   v1::Item item;
@@ -83,29 +91,33 @@ TEST_F(BatchTest, WriteConstraints) {
   EXPECT_EQ(ErrorOf(engine_->BatchWriteItem(req)),
             "ValidationException: The requestItems parameter is required for BatchWriteItem");
   (*req.mutable_request_items())["hash"];
-  EXPECT_EQ(ErrorOf(engine_->BatchWriteItem(req)),
-            "ValidationException: 1 validation error detected: Value '{hash=[]}' at 'requestItems' failed to "
-            "satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to "
-            "25, Member must have length greater than or equal to 1]");
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchWriteItem(req)),
+      "ValidationException: 1 validation error detected: Value '{hash=[]}' at 'requestItems' failed to "
+      "satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to "
+      "25, Member must have length greater than or equal to 1]");
   req.set_return_consumed_capacity("BOGUS");
-  EXPECT_EQ(ErrorOf(engine_->BatchWriteItem(req)),
-            "ValidationException: 1 validation error detected: Value 'BOGUS' at 'returnConsumedCapacity' failed to "
-            "satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchWriteItem(req)),
+      "ValidationException: 1 validation error detected: Value 'BOGUS' at 'returnConsumedCapacity' failed to "
+      "satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
 
   v1::BatchWriteItemRequest too_many;
   for (int i = 0; i < 13; ++i) AddPut(&too_many, "hash", ItemOf({{"pk", S("k" + std::to_string(i))}}));
-  for (int i = 0; i < 13; ++i) AddPut(&too_many, "range", ItemOf({{"pk", S("k")}, {"sk", N(std::to_string(i))}}));
+  for (int i = 0; i < 13; ++i)
+    AddPut(&too_many, "range", ItemOf({{"pk", S("k")}, {"sk", N(std::to_string(i))}}));
   EXPECT_EQ(ErrorOf(engine_->BatchWriteItem(too_many)),
             "ValidationException: Too many items requested for the BatchWriteItem call");
 
   v1::BatchWriteItemRequest bad_name;
   AddPut(&bad_name, "a", ItemOf({{"pk", S("x")}}));
-  EXPECT_EQ(ErrorOf(engine_->BatchWriteItem(bad_name)),
-            "ValidationException: 1 validation error detected: Value '{a=[WriteRequest(putRequest=PutRequest("
-            "item={pk=AttributeValue(S=x)}), deleteRequest=null)]}' at 'requestItems' failed to satisfy "
-            "constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
-            "Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: "
-            "[a-zA-Z0-9_.-]+]");
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchWriteItem(bad_name)),
+      "ValidationException: 1 validation error detected: Value '{a=[WriteRequest(putRequest=PutRequest("
+      "item={pk=AttributeValue(S=x)}), deleteRequest=null)]}' at 'requestItems' failed to satisfy "
+      "constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
+      "Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: "
+      "[a-zA-Z0-9_.-]+]");
 }
 
 TEST_F(BatchTest, WriteValidations) {
@@ -122,7 +134,8 @@ TEST_F(BatchTest, WriteValidations) {
   EXPECT_EQ(one("hash", ItemOf({{"pk", S("")}})),
             "ValidationException: One or more parameter values are not valid. The AttributeValue for a key "
             "attribute cannot contain an empty string value. Key: pk");
-  EXPECT_EQ(one("nosuch", ItemOf({{"pk", S("x")}})), "ResourceNotFoundException: Requested resource not found");
+  EXPECT_EQ(one("nosuch", ItemOf({{"pk", S("x")}})),
+            "ResourceNotFoundException: Requested resource not found");
   EXPECT_EQ(one("hash", ItemOf({{"pk", S("x")}, {"b", S(std::string(409600, 'b'))}})),
             "ValidationException: Item size has exceeded the maximum allowed size");
 
@@ -135,7 +148,8 @@ TEST_F(BatchTest, WriteValidations) {
   v1::BatchWriteItemRequest neither;
   (*neither.mutable_request_items())["hash"].add_requests();
   EXPECT_EQ(ErrorOf(engine_->BatchWriteItem(neither)),
-            "ValidationException: Supplied AttributeValue has more than one datatypes set, must contain exactly one "
+            "ValidationException: Supplied AttributeValue has more than one datatypes set, must contain "
+            "exactly one "
             "of the supported datatypes");
 }
 
@@ -188,9 +202,10 @@ TEST_F(BatchTest, GetValidations) {
             "constraint: Member must have length greater than or equal to 1");
   v1::BatchGetItemRequest many;
   for (int i = 0; i < 101; ++i) AddKey(&many, "hash", ItemOf({{"pk", S("k" + std::to_string(i))}}));
-  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(many)),
-            "ValidationException: 1 validation error detected: Value at 'RequestItems.hash.member.Keys' failed to "
-            "satisfy constraint: Member must have length less than or equal to 100");
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchGetItem(many)),
+      "ValidationException: 1 validation error detected: Value at 'RequestItems.hash.member.Keys' failed to "
+      "satisfy constraint: Member must have length less than or equal to 100");
   v1::BatchGetItemRequest over;
   for (int i = 0; i < 100; ++i) AddKey(&over, "hash", ItemOf({{"pk", S("k" + std::to_string(i))}}));
   AddKey(&over, "range", ItemOf({{"pk", S("k")}, {"sk", N("1")}}));
@@ -199,27 +214,33 @@ TEST_F(BatchTest, GetValidations) {
   v1::BatchGetItemRequest dup;
   AddKey(&dup, "hash", ItemOf({{"pk", S("a")}}));
   AddKey(&dup, "hash", ItemOf({{"pk", S("a")}}));
-  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(dup)), "ValidationException: Provided list of item keys contains duplicates");
+  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(dup)),
+            "ValidationException: Provided list of item keys contains duplicates");
   v1::BatchGetItemRequest missing;
   AddKey(&missing, "nosuch", ItemOf({{"pk", S("a")}}));
-  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(missing)), "ResourceNotFoundException: Requested resource not found");
+  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(missing)),
+            "ResourceNotFoundException: Requested resource not found");
   v1::BatchGetItemRequest mixed;
   AddKey(&mixed, "hash", ItemOf({{"pk", S("a")}}));
   AddKey(&mixed, "range", ItemOf({{"pk", S("a")}, {"sk", N("1")}}));
   (*mixed.mutable_request_items())["hash"].set_projection_expression("pk");
   (*mixed.mutable_request_items())["range"].add_attributes_to_get("pk");
-  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(mixed)),
-            "ValidationException: Can not use both expression and non-expression parameters in the same request: "
-            "Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}");
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchGetItem(mixed)),
+      "ValidationException: Can not use both expression and non-expression parameters in the same request: "
+      "Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}");
   v1::BatchGetItemRequest bad;
   AddKey(&bad, "bad!name", ItemOf({{"pk", S("a")}}));
   bad.set_return_consumed_capacity("BOGUS");
-  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(bad)),
-            "ValidationException: 2 validation errors detected: Value '{\"bad!name\":{\"Keys\":[{\"pk\":{\"S\":\"a\"}}]}}' "
-            "at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have "
-            "length less than or equal to 255, Member must have length greater than or equal to 3, Member must "
-            "satisfy regular expression pattern: [a-zA-Z0-9_.-]+]; Value 'BOGUS' at 'returnConsumedCapacity' failed "
-            "to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchGetItem(bad)),
+      "ValidationException: 2 validation errors detected: Value "
+      "'{\"bad!name\":{\"Keys\":[{\"pk\":{\"S\":\"a\"}}]}}' "
+      "at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have "
+      "length less than or equal to 255, Member must have length greater than or equal to 3, Member must "
+      "satisfy regular expression pattern: [a-zA-Z0-9_.-]+]; Value 'BOGUS' at 'returnConsumedCapacity' "
+      "failed "
+      "to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
 }
 
 TEST_F(BatchTest, GetStopsAt16MegabytesAndReturnsTheRest) {

@@ -69,9 +69,10 @@ TEST(ConstraintsTest, NamePattern) {
   std::string bad = "my table!";
   Constraints c;
   c.NamePattern(&bad, "tableName");
-  EXPECT_EQ(Finish(c), std::string(kOne) +
-                           "Value 'my table!' at 'tableName' failed to satisfy constraint: Member must satisfy "
-                           "regular expression pattern: [a-zA-Z0-9_.-]+");
+  EXPECT_EQ(Finish(c),
+            std::string(kOne) +
+                "Value 'my table!' at 'tableName' failed to satisfy constraint: Member must satisfy "
+                "regular expression pattern: [a-zA-Z0-9_.-]+");
 }
 
 // The pattern [a-zA-Z0-9_.-]+ needs at least one character: DynamoDB (and
@@ -93,9 +94,10 @@ TEST(ConstraintsTest, OneOf) {
   std::string v = "SOME";
   Constraints c;
   c.OneOf(&v, {"INDEXES", "TOTAL", "NONE"}, "returnConsumedCapacity");
-  EXPECT_EQ(Finish(c), std::string(kOne) +
-                           "Value 'SOME' at 'returnConsumedCapacity' failed to satisfy constraint: Member must "
-                           "satisfy enum value set: [INDEXES, TOTAL, NONE]");
+  EXPECT_EQ(Finish(c),
+            std::string(kOne) +
+                "Value 'SOME' at 'returnConsumedCapacity' failed to satisfy constraint: Member must "
+                "satisfy enum value set: [INDEXES, TOTAL, NONE]");
   // Enumerations are case-sensitive.
   std::string lower = "total";
   Constraints c2;
@@ -119,9 +121,10 @@ TEST(ConstraintsTest, Count) {
 TEST(ConstraintsTest, AtLeast) {
   Constraints c;
   c.AtLeast(0, 1, "provisionedThroughput.readCapacityUnits");
-  EXPECT_EQ(Finish(c), std::string(kOne) +
-                           "Value '0' at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: "
-                           "Member must have value greater than or equal to 1");
+  EXPECT_EQ(Finish(c),
+            std::string(kOne) +
+                "Value '0' at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: "
+                "Member must have value greater than or equal to 1");
   Constraints c2;
   c2.AtLeast(-5, 1, "limit");
   EXPECT_NE(Finish(c2).find("Value '-5' at 'limit'"), std::string::npos);
@@ -133,12 +136,13 @@ TEST(ConstraintsTest, SeveralErrorsAreJoinedInOrder) {
   std::string mode = "X";
   c.OneOf(&mode, {"PROVISIONED", "PAY_PER_REQUEST"}, "billingMode");
   c.AtLeast(0, 1, "limit");
-  EXPECT_EQ(Finish(c),
-            "3 validation errors detected: "
-            "Value null at 'tableName' failed to satisfy constraint: Member must not be null; "
-            "Value 'X' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: "
-            "[PROVISIONED, PAY_PER_REQUEST]; "
-            "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
+  EXPECT_EQ(
+      Finish(c),
+      "3 validation errors detected: "
+      "Value null at 'tableName' failed to satisfy constraint: Member must not be null; "
+      "Value 'X' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: "
+      "[PROVISIONED, PAY_PER_REQUEST]; "
+      "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
 }
 
 TEST(ConstraintsTest, AddTakesAFreeFormMessage) {
@@ -152,20 +156,22 @@ TEST(ConstraintsTest, CheckTableName) {
   {
     Constraints c;
     CheckTableName(c, nullptr);
-    EXPECT_EQ(Finish(c), std::string(kOne) +
-                             "Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+    EXPECT_EQ(Finish(c),
+              std::string(kOne) +
+                  "Value null at 'tableName' failed to satisfy constraint: Member must not be null");
   }
   {
     // A short name with bad characters fails both pattern and length, in that order.
     std::string name = "a!";
     Constraints c;
     CheckTableName(c, &name);
-    EXPECT_EQ(Finish(c),
-              "2 validation errors detected: "
-              "Value 'a!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression "
-              "pattern: [a-zA-Z0-9_.-]+; "
-              "Value 'a!' at 'tableName' failed to satisfy constraint: Member must have length greater than "
-              "or equal to 3");
+    EXPECT_EQ(
+        Finish(c),
+        "2 validation errors detected: "
+        "Value 'a!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression "
+        "pattern: [a-zA-Z0-9_.-]+; "
+        "Value 'a!' at 'tableName' failed to satisfy constraint: Member must have length greater than "
+        "or equal to 3");
   }
   {
     std::string name = "abc";

@@ -13,10 +13,8 @@
 namespace pogi::value {
 namespace {
 
-const char kNotNumeric[] =
-    "The parameter cannot be converted to a numeric value: ";
-const char kTooPrecise[] =
-    "Attempting to store more than 38 significant digits in a Number";
+const char kNotNumeric[] = "The parameter cannot be converted to a numeric value: ";
+const char kTooPrecise[] = "Attempting to store more than 38 significant digits in a Number";
 const char kOverflow[] =
     "Number overflow. Attempting to store a number with magnitude larger than "
     "supported range";
@@ -97,10 +95,8 @@ TEST(DecimalTest, CanonicalForms) {
       {"1e125", "1" + Zeros(125)},
       {"1e-130", "0." + Zeros(129) + "1"},
       // boto/boto3#4636: DynamoDB stored this and returned it plainly.
-      {"1.00000000000000007629769841092E+50",
-       "100000000000000007629769841092000000000000000000000"},
-      {"1234567895171680000000000000000000000000",
-       "1234567895171680000000000000000000000000"},
+      {"1.00000000000000007629769841092E+50", "100000000000000007629769841092000000000000000000000"},
+      {"1234567895171680000000000000000000000000", "1234567895171680000000000000000000000000"},
   };
   for (const auto& [in, want] : cases) EXPECT_EQ(Canon(in), want) << in;
 }
@@ -113,12 +109,9 @@ TEST(DecimalTest, OnlySignificantDigitsCount) {
   EXPECT_EQ(Canon("1234567890123456789012345678901234567800000"),
             "1234567890123456789012345678901234567800000");
   // Exactly 38 significant digits, in several positions.
-  EXPECT_EQ(Canon("12345678901234567890123456789012345678"),
-            "12345678901234567890123456789012345678");
-  EXPECT_EQ(Canon("3.1415926535897932384626433832795028841"),
-            "3.1415926535897932384626433832795028841");
-  EXPECT_EQ(Canon("314159265358979323846.26433832795028841"),
-            "314159265358979323846.26433832795028841");
+  EXPECT_EQ(Canon("12345678901234567890123456789012345678"), "12345678901234567890123456789012345678");
+  EXPECT_EQ(Canon("3.1415926535897932384626433832795028841"), "3.1415926535897932384626433832795028841");
+  EXPECT_EQ(Canon("314159265358979323846.26433832795028841"), "314159265358979323846.26433832795028841");
   EXPECT_EQ(Canon("31415926535897932384626433832795028841e30"),
             "31415926535897932384626433832795028841" + Zeros(30));
   EXPECT_EQ(Canon("-0000.0012345678901234567890123456789012345678000"),
@@ -138,11 +131,10 @@ TEST(DecimalTest, SignAndZero) {
 
 TEST(DecimalTest, NotNumericMessagesQuoteTheText) {
   const char* cases[] = {
-      "abc",      ".",        "1e",        "1E",  "1e+", "1e-",
-      "--1",      "+-1",   "-+1",      "+",         "-",   " 1",  "1 ",
-      "1 0",      "\t1",   "Infinity", "-Infinity", "inf", "NaN", "-NaN",
-      "0x10",     "0X1F",  "1.2.3",    "..1",       "e5",  "E5",  ".e5",
-      "1e5.5",    "1e5e5", "1,000",    "1_000",     "1f",  "1d",  "12a",
+      "abc",      ".",     "1e",    "1E",    "1e+",   "1e-", "--1",      "+-1",       "-+1",
+      "+",        "-",     " 1",    "1 ",    "1 0",   "\t1", "Infinity", "-Infinity", "inf",
+      "NaN",      "-NaN",  "0x10",  "0X1F",  "1.2.3", "..1", "e5",       "E5",        ".e5",
+      "1e5.5",    "1e5e5", "1,000", "1_000", "1f",    "1d",  "12a",
       "\xd9\xa1",  // ARABIC-INDIC DIGIT ONE
       "1e 5",     "1e++5", "- 1",
   };
@@ -152,24 +144,17 @@ TEST(DecimalTest, NotNumericMessagesQuoteTheText) {
   // The empty text gets the sentence alone.
   EXPECT_EQ(ParseError(""), "The parameter cannot be converted to a numeric value");
   // Embedded NUL is not a number either, and is quoted as sent.
-  EXPECT_EQ(ParseError(std::string_view("1\0", 2)),
-            std::string(kNotNumeric) + std::string("1\0", 2));
+  EXPECT_EQ(ParseError(std::string_view("1\0", 2)), std::string(kNotNumeric) + std::string("1\0", 2));
 }
 
 TEST(DecimalTest, PrecisionLimit) {
   EXPECT_EQ(ParseError("123456789012345678901234567890123456789"), kTooPrecise);
-  EXPECT_EQ(ParseError("-1.23456789012345678901234567890123456789"),
-            kTooPrecise);
-  EXPECT_EQ(ParseError("3.14159265358979323846264338327950288419"),
-            kTooPrecise);
-  EXPECT_EQ(ParseError("314159265358979323846264338327950288419e30"),
-            kTooPrecise);
-  EXPECT_EQ(ParseError("1234567890123456789012345678901234567890"),
-            kTooPrecise);
-  EXPECT_EQ(ParseError("10000000000000000000000000000000000000001"),
-            kTooPrecise);
-  EXPECT_EQ(ParseError("0.0000100000000000000000000000000000000000001"),
-            kTooPrecise);
+  EXPECT_EQ(ParseError("-1.23456789012345678901234567890123456789"), kTooPrecise);
+  EXPECT_EQ(ParseError("3.14159265358979323846264338327950288419"), kTooPrecise);
+  EXPECT_EQ(ParseError("314159265358979323846264338327950288419e30"), kTooPrecise);
+  EXPECT_EQ(ParseError("1234567890123456789012345678901234567890"), kTooPrecise);
+  EXPECT_EQ(ParseError("10000000000000000000000000000000000000001"), kTooPrecise);
+  EXPECT_EQ(ParseError("0.0000100000000000000000000000000000000000001"), kTooPrecise);
 }
 
 TEST(DecimalTest, MagnitudeLimits) {
@@ -188,10 +173,8 @@ TEST(DecimalTest, MagnitudeLimits) {
   EXPECT_EQ(ParseError("0.9e-130"), kUnderflow);
   EXPECT_EQ(ParseError("0." + Zeros(130) + "1"), kUnderflow);
   // The range is checked before the digit count.
-  EXPECT_EQ(ParseError("1234567890123456789012345678901234567890e200"),
-            kOverflow);
-  EXPECT_EQ(ParseError("1234567890123456789012345678901234567890e-200"),
-            kUnderflow);
+  EXPECT_EQ(ParseError("1234567890123456789012345678901234567890e200"), kOverflow);
+  EXPECT_EQ(ParseError("1234567890123456789012345678901234567890e-200"), kUnderflow);
 }
 
 TEST(DecimalTest, HugeExponentsAreBoundedNotWrapped) {
@@ -202,8 +185,7 @@ TEST(DecimalTest, HugeExponentsAreBoundedNotWrapped) {
   EXPECT_EQ(ParseError("-1e99999999999"), kOverflow);
   EXPECT_EQ(ParseError("1e-99999999999"), kUnderflow);
   EXPECT_EQ(ParseError("1e999999999999999999"), kOverflow);
-  EXPECT_EQ(ParseError("1e-9999999999999999999999999999999999999999"),
-            kUnderflow);
+  EXPECT_EQ(ParseError("1e-9999999999999999999999999999999999999999"), kUnderflow);
   EXPECT_EQ(ParseError("1e" + std::string(100000, '9')), kOverflow);
   EXPECT_EQ(Canon("0e99999999999999999999"), "0");
   EXPECT_EQ(Canon("1e00000000000000000000000000000000005"), "100000");
@@ -248,16 +230,11 @@ TEST(DecimalTest, AddAndSubtract) {
   EXPECT_EQ(Diff("10000000000000000000000", "1"), "9999999999999999999999");
   EXPECT_EQ(Sum("999", "1"), "1000");
   EXPECT_EQ(Sum("0.999", "0.001"), "1");
-  EXPECT_EQ(Sum("9.9999999999999999999999999999999999999",
-                "0.0000000000000000000000000000000000001"),
-            "10");
-  EXPECT_EQ(Sum("99999999999999999999999999999999999999", "1"),
-            "1" + Zeros(38));
-  EXPECT_EQ(Sum("12345678901234567890123456789012345678", "1"),
-            "12345678901234567890123456789012345679");
+  EXPECT_EQ(Sum("9.9999999999999999999999999999999999999", "0.0000000000000000000000000000000000001"), "10");
+  EXPECT_EQ(Sum("99999999999999999999999999999999999999", "1"), "1" + Zeros(38));
+  EXPECT_EQ(Sum("12345678901234567890123456789012345678", "1"), "12345678901234567890123456789012345679");
   EXPECT_EQ(Diff("1000", "0.001"), "999.999");
-  EXPECT_EQ(Diff("1", "0.0000000000000000000000000000000000001"),
-            "0.9999999999999999999999999999999999999");
+  EXPECT_EQ(Diff("1", "0.0000000000000000000000000000000000001"), "0.9999999999999999999999999999999999999");
   EXPECT_EQ(Sum("1.5", "2.25"), "3.75");
   EXPECT_EQ(Sum("1e100", "1e100"), "2" + Zeros(100));
   EXPECT_EQ(Sum("1e-130", "1e-130"), "0." + Zeros(129) + "2");
@@ -292,12 +269,10 @@ TEST(DecimalTest, ArithmeticLimits) {
   EXPECT_EQ(Sum("9e125", "9e125"), kOverflow);
   EXPECT_EQ(Diff("9e125", "-9e125"), kOverflow);
   EXPECT_EQ(Sum("-9e125", "-9e125"), kOverflow);
-  EXPECT_EQ(Sum("9.9999999999999999999999999999999999999e125",
-                "0.0000000000000000000000000000000000001e125"),
+  EXPECT_EQ(Sum("9.9999999999999999999999999999999999999e125", "0.0000000000000000000000000000000000001e125"),
             kOverflow);
   // Cancellation can leave a result below 1E-130.
-  EXPECT_EQ(Diff("1.0000000000000000000000000000000000001e-120", "1e-120"),
-            kUnderflow);
+  EXPECT_EQ(Diff("1.0000000000000000000000000000000000001e-120", "1e-120"), kUnderflow);
   EXPECT_EQ(Diff("1.1e-130", "1e-130"), kUnderflow);
   // Far-apart exponents are bounded work, and exact when they cancel.
   EXPECT_EQ(Sum("1e125", "1e-130"), kOverflow);
@@ -336,8 +311,7 @@ TEST(DecimalTest, RandomSumsMatchIntegerArithmetic) {
     const std::string e = "e" + std::to_string(scale);
     // Write b at a shifted scale to exercise alignment: b*10^k e(scale-k).
     const int k = static_cast<int>(rng() % 4);
-    const std::string b_text = to_string(b) + (b == 0 ? "" : Zeros(k)) + "e" +
-                               std::to_string(scale - k);
+    const std::string b_text = to_string(b) + (b == 0 ? "" : Zeros(k)) + "e" + std::to_string(scale - k);
     Result<Decimal> da = Decimal::Parse(to_string(a) + e);
     Result<Decimal> db = Decimal::Parse(b_text);
     if (!da.ok() || !db.ok()) continue;  // out of range at this scale
@@ -346,8 +320,7 @@ TEST(DecimalTest, RandomSumsMatchIntegerArithmetic) {
     Result<Decimal> sum = Decimal::Add(*da, *db);
     Result<Decimal> diff = Decimal::Subtract(*da, *db);
     ASSERT_EQ(sum.ok(), want_sum.ok()) << to_string(a) << e << " + " << b_text;
-    ASSERT_EQ(diff.ok(), want_diff.ok())
-        << to_string(a) << e << " - " << b_text;
+    ASSERT_EQ(diff.ok(), want_diff.ok()) << to_string(a) << e << " - " << b_text;
     if (sum.ok()) {
       EXPECT_EQ(sum->ToString(), want_sum->ToString());
       EXPECT_EQ(Decimal::Add(*db, *da)->ToString(), sum->ToString());
@@ -383,9 +356,8 @@ TEST(DecimalTest, EqualNumbersEncodeIdentically) {
 
 TEST(DecimalTest, DecodeKeyIsSelfDelimiting) {
   std::string buf;
-  const char* values[] = {
-      "-12.5",         "0",      "1e-130",
-      "123456789.123", "-0.001", "9.9999999999999999999999999999999999999e125"};
+  const char* values[] = {"-12.5",         "0",      "1e-130",
+                          "123456789.123", "-0.001", "9.9999999999999999999999999999999999999e125"};
   for (const char* v : values) D(v).AppendKeyEncoding(&buf);
   buf += "tail";
   std::string_view in = buf;
@@ -446,14 +418,11 @@ struct Sample {
 
 // Oracle order: sign, then leading power, then digit strings.
 int OracleCompare(const Sample& a, const Sample& b) {
-  auto sign = [](const Sample& s) {
-    return s.digits.empty() ? 0 : (s.negative ? -1 : 1);
-  };
+  auto sign = [](const Sample& s) { return s.digits.empty() ? 0 : (s.negative ? -1 : 1); };
   if (sign(a) != sign(b)) return sign(a) < sign(b) ? -1 : 1;
   if (sign(a) == 0) return 0;
-  int m = a.lead != b.lead
-              ? (a.lead < b.lead ? -1 : 1)
-              : (a.digits < b.digits ? -1 : (a.digits > b.digits ? 1 : 0));
+  int m = a.lead != b.lead ? (a.lead < b.lead ? -1 : 1)
+                           : (a.digits < b.digits ? -1 : (a.digits > b.digits ? 1 : 0));
   return a.negative ? -m : m;
 }
 
@@ -516,8 +485,7 @@ bool Neighbour(Sample* s, std::mt19937& rng) {
   switch (rng() % 5) {
     case 0: {
       char& c = s->digits.back();
-      c = static_cast<char>(c +
-                            ((c == '9' || (c != '1' && rng() % 2)) ? -1 : 1));
+      c = static_cast<char>(c + ((c == '9' || (c != '1' && rng() % 2)) ? -1 : 1));
       break;
     }
     case 1:
@@ -579,16 +547,14 @@ TEST(DecimalTest, PropertyEncodingOrderMatchesNumericOrder) {
   auto check_pair = [&](size_t i, size_t j) {
     const int want = OracleCompare(samples[i], samples[j]);
     const int by_enc = enc[i] < enc[j] ? -1 : (enc[i] > enc[j] ? 1 : 0);
-    ASSERT_EQ(values[i].Compare(values[j]), want)
-        << samples[i].text << " vs " << samples[j].text;
+    ASSERT_EQ(values[i].Compare(values[j]), want) << samples[i].text << " vs " << samples[j].text;
     ASSERT_EQ(by_enc, want) << samples[i].text << " vs " << samples[j].text;
   };
   // Adjacent pairs in oracle order cover every near-duplicate boundary.
   std::vector<size_t> order(samples.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return OracleCompare(samples[a], samples[b]) < 0;
-  });
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return OracleCompare(samples[a], samples[b]) < 0; });
   size_t equal_neighbours = 0;
   for (size_t k = 0; k + 1 < order.size(); ++k) {
     check_pair(order[k], order[k + 1]);

@@ -15,8 +15,16 @@ using V = v1::AttributeValue;
 
 constexpr char kOne[] = "1 validation error detected: ";
 
-V S(std::string s) { V v; v.set_s(std::move(s)); return v; }
-V N(std::string n) { V v; v.set_n(std::move(n)); return v; }
+V S(std::string s) {
+  V v;
+  v.set_s(std::move(s));
+  return v;
+}
+V N(std::string n) {
+  V v;
+  v.set_n(std::move(n));
+  return v;
+}
 
 std::unique_ptr<Engine> OpenEngine() {
   storage::Options options;
@@ -108,7 +116,8 @@ class EngineTest : public ::testing::Test {
   }
 
   Result<v1::DeleteItemResponse> Delete(const std::string& table, std::vector<std::pair<std::string, V>> key,
-                                        const std::string& return_values = "", const std::string& capacity = "") {
+                                        const std::string& return_values = "",
+                                        const std::string& capacity = "") {
     v1::DeleteItemRequest req;
     req.set_table_name(table);
     for (auto& [k, v] : key) (*req.mutable_key()->mutable_attributes())[k] = v;
@@ -156,16 +165,19 @@ TEST_F(EngineTest, CreateTableEmptyRequestReportsEveryMissingMember) {
 TEST_F(EngineTest, CreateTableNameConstraints) {
   auto req = TableRequest("ab");
   EXPECT_EQ(CreateError(*engine_, req),
-            std::string(kOne) + "Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length "
-                                "greater than or equal to 3");
+            std::string(kOne) +
+                "Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length "
+                "greater than or equal to 3");
   req.set_table_name("bad name");
   EXPECT_EQ(CreateError(*engine_, req),
-            std::string(kOne) + "Value 'bad name' at 'tableName' failed to satisfy constraint: Member must "
-                                "satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+            std::string(kOne) +
+                "Value 'bad name' at 'tableName' failed to satisfy constraint: Member must "
+                "satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
   req.set_table_name(std::string(256, 'a'));
-  EXPECT_EQ(CreateError(*engine_, req),
-            std::string(kOne) + "Value '" + std::string(256, 'a') +
-                "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      std::string(kOne) + "Value '" + std::string(256, 'a') +
+          "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255");
   req.set_table_name(std::string(255, 'a'));
   EXPECT_EQ(CreateError(*engine_, req), "(ok)");
 }
@@ -183,66 +195,76 @@ TEST_F(EngineTest, CreateTableKeySchemaConstraints) {
   req = TableRequest("tbl");
   req.mutable_key_schema(0)->clear_attribute_name();
   req.mutable_key_schema(0)->set_key_type("PRIMARY");
-  EXPECT_EQ(CreateError(*engine_, req),
-            "2 validation errors detected: "
-            "Value null at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be null; "
-            "Value 'PRIMARY' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy "
-            "enum value set: [HASH, RANGE]");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "2 validation errors detected: "
+      "Value null at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be "
+      "null; "
+      "Value 'PRIMARY' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy "
+      "enum value set: [HASH, RANGE]");
 
   req = TableRequest("tbl");
   req.mutable_key_schema(0)->clear_key_type();
   req.mutable_key_schema(0)->set_attribute_name(std::string(256, 'k'));
-  EXPECT_EQ(CreateError(*engine_, req),
-            "2 validation errors detected: "
-            "Value '" + std::string(256, 'k') +
-                "' at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must have length "
-                "less than or equal to 255; "
-                "Value null at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must not be null");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "2 validation errors detected: "
+      "Value '" +
+          std::string(256, 'k') +
+          "' at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must have length "
+          "less than or equal to 255; "
+          "Value null at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must not be null");
 
   req = TableRequest("tbl");
   req.mutable_key_schema(0)->set_attribute_name("");
   EXPECT_EQ(CreateError(*engine_, req),
-            std::string(kOne) + "Value '' at 'keySchema.1.member.attributeName' failed to satisfy constraint: "
-                                "Member must have length greater than or equal to 1");
+            std::string(kOne) +
+                "Value '' at 'keySchema.1.member.attributeName' failed to satisfy constraint: "
+                "Member must have length greater than or equal to 1");
 }
 
 TEST_F(EngineTest, CreateTableAttributeDefinitionConstraints) {
   auto req = TableRequest("tbl");
   req.mutable_attribute_definitions(0)->set_attribute_type("STRING");
   EXPECT_EQ(CreateError(*engine_, req),
-            std::string(kOne) + "Value 'STRING' at 'attributeDefinitions.1.member.attributeType' failed to "
-                                "satisfy constraint: Member must satisfy enum value set: [B, N, S]");
+            std::string(kOne) +
+                "Value 'STRING' at 'attributeDefinitions.1.member.attributeType' failed to "
+                "satisfy constraint: Member must satisfy enum value set: [B, N, S]");
   req = TableRequest("tbl");
   req.mutable_attribute_definitions(0)->clear_attribute_name();
   req.mutable_attribute_definitions(0)->clear_attribute_type();
-  EXPECT_EQ(CreateError(*engine_, req),
-            "2 validation errors detected: "
-            "Value null at 'attributeDefinitions.1.member.attributeName' failed to satisfy constraint: Member "
-            "must not be null; "
-            "Value null at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member "
-            "must not be null");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "2 validation errors detected: "
+      "Value null at 'attributeDefinitions.1.member.attributeName' failed to satisfy constraint: Member "
+      "must not be null; "
+      "Value null at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member "
+      "must not be null");
 }
 
 TEST_F(EngineTest, CreateTableBillingAndThroughputConstraints) {
   auto req = TableRequest("tbl");
   req.set_billing_mode("ON_DEMAND");
   EXPECT_EQ(CreateError(*engine_, req),
-            std::string(kOne) + "Value 'ON_DEMAND' at 'billingMode' failed to satisfy constraint: Member must "
-                                "satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
+            std::string(kOne) +
+                "Value 'ON_DEMAND' at 'billingMode' failed to satisfy constraint: Member must "
+                "satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
   req = TableRequest("tbl");
   req.mutable_provisioned_throughput()->clear_read_capacity_units();
   req.mutable_provisioned_throughput()->set_write_capacity_units(0);
-  EXPECT_EQ(CreateError(*engine_, req),
-            "2 validation errors detected: "
-            "Value null at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must "
-            "not be null; "
-            "Value '0' at 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must "
-            "have value greater than or equal to 1");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "2 validation errors detected: "
+      "Value null at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must "
+      "not be null; "
+      "Value '0' at 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must "
+      "have value greater than or equal to 1");
   req = TableRequest("tbl");
   req.set_table_class("COLD");
   EXPECT_EQ(CreateError(*engine_, req),
-            std::string(kOne) + "Value 'COLD' at 'tableClass' failed to satisfy constraint: Member must satisfy "
-                                "enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
+            std::string(kOne) +
+                "Value 'COLD' at 'tableClass' failed to satisfy constraint: Member must satisfy "
+                "enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]");
 }
 
 // ---------------------------------------------------------------- CreateTable: schema rules
@@ -257,15 +279,18 @@ TEST_F(EngineTest, CreateTableDuplicateAttributeDefinition) {
 TEST_F(EngineTest, CreateTableKeyOrder) {
   v1::CreateTableRequest req = TableRequest("tbl", /*range=*/true);
   req.mutable_key_schema()->SwapElements(0, 1);
-  EXPECT_EQ(CreateError(*engine_, req), "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
 
   req = TableRequest("tbl", true);
   req.mutable_key_schema(1)->set_key_type("HASH");
-  EXPECT_EQ(CreateError(*engine_, req), "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
 
   req = TableRequest("tbl");
   req.mutable_key_schema(0)->set_key_type("RANGE");
-  EXPECT_EQ(CreateError(*engine_, req), "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
 
   req = TableRequest("tbl");
   AddKey(&req, "pk", "RANGE");
@@ -302,14 +327,16 @@ TEST_F(EngineTest, CreateTableUnusedDefinition) {
 TEST_F(EngineTest, CreateTableBillingRules) {
   auto req = TableRequest("tbl");
   req.set_billing_mode("PAY_PER_REQUEST");
-  EXPECT_EQ(CreateError(*engine_, req),
-            "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be "
-            "specified when BillingMode is PAY_PER_REQUEST");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be "
+      "specified when BillingMode is PAY_PER_REQUEST");
   req.clear_provisioned_throughput();
   req.set_billing_mode("PROVISIONED");
-  EXPECT_EQ(CreateError(*engine_, req),
-            "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be "
-            "specified when BillingMode is PROVISIONED");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be "
+      "specified when BillingMode is PROVISIONED");
   req.clear_billing_mode();
   EXPECT_EQ(CreateError(*engine_, req), "No provisioned throughput specified for the table");
 }
@@ -389,8 +416,9 @@ TEST_F(EngineTest, DescribeMissingTable) {
   EXPECT_EQ(e.message(), "Requested resource not found: Table: nope not found");
 
   Error v = ErrorOf(engine_->DescribeTable(v1::DescribeTableRequest()));
-  EXPECT_EQ(v.message(), std::string(kOne) +
-                             "Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+  EXPECT_EQ(
+      v.message(),
+      std::string(kOne) + "Value null at 'tableName' failed to satisfy constraint: Member must not be null");
 }
 
 TEST_F(EngineTest, DescribeCountsItems) {
@@ -430,16 +458,19 @@ TEST_F(EngineTest, ListTablesLimitConstraints) {
   req.set_limit(0);
   EXPECT_EQ(ErrorOf(engine_->ListTables(req)).message(),
             std::string(kOne) +
-                "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
+                "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or "
+                "equal to 1");
   req.set_limit(101);
   EXPECT_EQ(ErrorOf(engine_->ListTables(req)).message(),
             std::string(kOne) +
-                "Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100");
+                "Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or "
+                "equal to 100");
   req.set_limit(100);
   req.set_exclusive_start_table_name("a");
   EXPECT_EQ(ErrorOf(engine_->ListTables(req)).message(),
-            std::string(kOne) + "Value 'a' at 'exclusiveStartTableName' failed to satisfy constraint: Member must "
-                                "have length greater than or equal to 3");
+            std::string(kOne) +
+                "Value 'a' at 'exclusiveStartTableName' failed to satisfy constraint: Member must "
+                "have length greater than or equal to 3");
 }
 
 TEST_F(EngineTest, DeleteTable) {
@@ -519,7 +550,8 @@ TEST_F(EngineTest, ItemOperationsOnAMissingTable) {
 TEST_F(EngineTest, PutItemValidatesValuesBeforeLookingUpTheTable) {
   Error e = ErrorOf(Put("nope", {{"pk", S("a")}, {"bad", V()}}));
   EXPECT_EQ(e.code(), ErrorCode::kValidation);
-  EXPECT_EQ(e.message(), "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  EXPECT_EQ(e.message(),
+            "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
 }
 
 TEST_F(EngineTest, ItemRequestMemberConstraints) {
@@ -531,20 +563,25 @@ TEST_F(EngineTest, ItemRequestMemberConstraints) {
   EXPECT_EQ(ErrorOf(Put("tbl", {})).message(),
             std::string(kOne) + "Value null at 'item' failed to satisfy constraint: Member must not be null");
   EXPECT_EQ(ErrorOf(Put("tbl", {{"pk", S("a")}}, "SOME")).message(),
-            std::string(kOne) + "Value 'SOME' at 'returnValues' failed to satisfy constraint: Member must satisfy "
-                                "enum value set: [NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW]");
+            std::string(kOne) +
+                "Value 'SOME' at 'returnValues' failed to satisfy constraint: Member must satisfy "
+                "enum value set: [NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW]");
   EXPECT_EQ(ErrorOf(Get("tbl", {{"pk", S("a")}}, "ALL")).message(),
-            std::string(kOne) + "Value 'ALL' at 'returnConsumedCapacity' failed to satisfy constraint: Member "
-                                "must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+            std::string(kOne) +
+                "Value 'ALL' at 'returnConsumedCapacity' failed to satisfy constraint: Member "
+                "must satisfy enum value set: [INDEXES, TOTAL, NONE]");
   for (const char* rv : {"ALL_NEW", "UPDATED_OLD", "UPDATED_NEW"}) {
-    EXPECT_EQ(ErrorOf(Put("tbl", {{"pk", S("a")}}, rv)).message(), "ReturnValues can only be ALL_OLD or NONE");
-    EXPECT_EQ(ErrorOf(Delete("tbl", {{"pk", S("a")}}, rv)).message(), "ReturnValues can only be ALL_OLD or NONE");
+    EXPECT_EQ(ErrorOf(Put("tbl", {{"pk", S("a")}}, rv)).message(),
+              "ReturnValues can only be ALL_OLD or NONE");
+    EXPECT_EQ(ErrorOf(Delete("tbl", {{"pk", S("a")}}, rv)).message(),
+              "ReturnValues can only be ALL_OLD or NONE");
   }
 }
 
 TEST_F(EngineTest, ItemKeysAreValidatedAgainstTheSchema) {
   Create("tbl", /*range=*/true);
-  EXPECT_EQ(ErrorOf(Get("tbl", {{"pk", S("a")}})).message(), "The provided key element does not match the schema");
+  EXPECT_EQ(ErrorOf(Get("tbl", {{"pk", S("a")}})).message(),
+            "The provided key element does not match the schema");
   EXPECT_EQ(ErrorOf(Delete("tbl", {{"pk", S("a")}, {"sk", S("1")}})).message(),
             "The provided key element does not match the schema");
   EXPECT_EQ(ErrorOf(Put("tbl", {{"pk", S("a")}})).message(),

@@ -37,7 +37,7 @@ TEST(ExprEvalTest, ComparatorsAndTypes) {
 TEST(ExprEvalTest, LogicPrecedence) {
   AttributeMap item = Item({{"a", N("1")}});
   AttributeMap v = Item({{":one", N("1")}, {":two", N("2")}});
-  EXPECT_TRUE(Eval("a = :one OR a = :two AND a = :two", item, v));   // AND binds tighter
+  EXPECT_TRUE(Eval("a = :one OR a = :two AND a = :two", item, v));  // AND binds tighter
   EXPECT_FALSE(Eval("(a = :one OR a = :two) AND a = :two", item, v));
   EXPECT_FALSE(Eval("NOT a = :one", item, v));
   EXPECT_TRUE(Eval("NOT NOT a = :one", item, v));
@@ -49,8 +49,13 @@ TEST(ExprEvalTest, Functions) {
                             {"ns", NS({"1", "2"})},
                             {"m", M({{"k", Bool(true)}})},
                             {"n", N("3")}});
-  AttributeMap v = Item({{":S", S("S")}, {":h", S("he")}, {":x", S("x")}, {":2", N("2.0")},
-                         {":five", N("5")}, {":three", N("3")}, {":L", S("L")}});
+  AttributeMap v = Item({{":S", S("S")},
+                         {":h", S("he")},
+                         {":x", S("x")},
+                         {":2", N("2.0")},
+                         {":five", N("5")},
+                         {":three", N("3")},
+                         {":L", S("L")}});
   EXPECT_TRUE(Eval("attribute_exists(m.k)", item, {}));
   EXPECT_TRUE(Eval("attribute_not_exists(m.z)", item, {}));
   EXPECT_TRUE(Eval("attribute_not_exists(l[5])", item, {}));

@@ -18,8 +18,7 @@ struct Env {
   AttributeMap values;
 };
 
-std::string CondError(const std::string& text, Env env = {},
-                      ExpressionKind kind = ExpressionKind::kFilter) {
+std::string CondError(const std::string& text, Env env = {}, ExpressionKind kind = ExpressionKind::kFilter) {
   Substitutions subs(&env.names, &env.values);
   auto r = ParseCondition(text, kind, subs);
   return r.ok() ? "OK" : r.error().message();
@@ -68,27 +67,21 @@ TEST(ExprParserTest, SyntaxErrorsNameTokenAndNeighbours) {
   EXPECT_EQ(ProjError("!!"), "Invalid ProjectionExpression: Syntax error; token: \"!\", near: \"!!\"");
   EXPECT_EQ(CondError("()", {}, ExpressionKind::kKeyCondition),
             "Invalid KeyConditionExpression: Syntax error; token: \")\", near: \"()\"");
-  EXPECT_EQ(UpdateError("set a"),
-            "Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"a\"");
+  EXPECT_EQ(UpdateError("set a"), "Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \"a\"");
 }
 
 TEST(ExprParserTest, SyntaxErrorCases) {
-  for (const char* text :
-       {"things are not gonna be ok", "a > 4", "attribute_exists(Pictures-RearView)",
-        "attribute_exists(Pictures..RearView)", "attribute_exists(asdf[a])", "a in b, c",
-        "a > between", "a in b", "a in (b,c,)", "#$.b > a", "b[:a] > a", "size(a).b > a",
-        "size(a)[0] > a", "(size(a))[0] > a", "a = b c", "a AND b"}) {
-    EXPECT_NE(CondError(text).find("Invalid FilterExpression: Syntax error; "), std::string::npos)
-        << text;
+  for (const char* text : {"things are not gonna be ok", "a > 4", "attribute_exists(Pictures-RearView)",
+                           "attribute_exists(Pictures..RearView)", "attribute_exists(asdf[a])", "a in b, c",
+                           "a > between", "a in b", "a in (b,c,)", "#$.b > a", "b[:a] > a", "size(a).b > a",
+                           "size(a)[0] > a", "(size(a))[0] > a", "a = b c", "a AND b"}) {
+    EXPECT_NE(CondError(text).find("Invalid FilterExpression: Syntax error; "), std::string::npos) << text;
   }
-  for (const char* text : {"whatever", "set a", "add a", "delete a", "set a=set", "remove a = b",
-                           "add a = b", "delete a b", "remove a b", "set a b", "set :a = b",
-                           "remove :a", "set a = b / c", "set a[1] = 1",
-                           "SET if_not_exist(a, b) = a", "set (a = (b + c))",
-                           "set a = (b.c).d + e", "set a = b + c + d"}) {
-    EXPECT_NE(UpdateError(text).find("Invalid UpdateExpression: Syntax error; "),
-              std::string::npos)
-        << text;
+  for (const char* text :
+       {"whatever", "set a", "add a", "delete a", "set a=set", "remove a = b", "add a = b", "delete a b",
+        "remove a b", "set a b", "set :a = b", "remove :a", "set a = b / c", "set a[1] = 1",
+        "SET if_not_exist(a, b) = a", "set (a = (b + c))", "set a = (b.c).d + e", "set a = b + c + d"}) {
+    EXPECT_NE(UpdateError(text).find("Invalid UpdateExpression: Syntax error; "), std::string::npos) << text;
   }
 }
 
@@ -131,7 +124,8 @@ TEST(ExprParserTest, FunctionErrors) {
            {"a in (b, attribute_exists(things))", "attribute_exists"}}) {
     EXPECT_EQ(CondError(text),
               std::string("Invalid FilterExpression: The function is not allowed to be used this "
-                          "way in an expression; function: ") + fn)
+                          "way in an expression; function: ") +
+                  fn)
         << text;
   }
   EXPECT_EQ(CondError("attribute_type(things)"),
@@ -176,10 +170,9 @@ TEST(ExprParserTest, UndefinedSubstitutionsAndDistinct) {
 }
 
 TEST(ExprParserTest, RedundantParentheses) {
-  for (const char* text : {"a=a and a > ((views))", "a > whatever((:things), ((a)))",
-                           "a=a AND ((a=a AND a=a)) AND a=a"}) {
-    EXPECT_EQ(CondError(text), "Invalid FilterExpression: The expression has redundant parentheses;")
-        << text;
+  for (const char* text :
+       {"a=a and a > ((views))", "a > whatever((:things), ((a)))", "a=a AND ((a=a AND a=a)) AND a=a"}) {
+    EXPECT_EQ(CondError(text), "Invalid FilterExpression: The expression has redundant parentheses;") << text;
   }
   Env env;
   env.values[":v"] = N("1");
@@ -202,8 +195,9 @@ TEST(ExprParserTest, BetweenAndInLimits) {
   std::string in = "x IN (";
   for (int i = 0; i < 101; ++i) in += std::string(i ? "," : "") + ":a";
   in += ")";
-  EXPECT_EQ(CondError(in, env), "Invalid FilterExpression: The IN operator is provided with too "
-                                "many operands; number of operands: 101");
+  EXPECT_EQ(CondError(in, env),
+            "Invalid FilterExpression: The IN operator is provided with too "
+            "many operands; number of operands: 101");
 }
 
 TEST(ExprParserTest, UpdateErrors) {
@@ -242,15 +236,18 @@ TEST(ExprParserTest, UpdateErrors) {
             "Invalid UpdateExpression: An expression attribute name used in the document path is "
             "not defined; attribute name: #c");
   EXPECT_EQ(UpdateError("SET a = :x, b = (c), d = (e + :a), f = if_not_exists(g, :a) "
-                        "REMOVE h, i[2] ADD j :a DELETE k :a", v).substr(0, 60),
+                        "REMOVE h, i[2] ADD j :a DELETE k :a",
+                        v)
+                .substr(0, 60),
             "Invalid UpdateExpression: An expression attribute value used");
 }
 
 TEST(ExprParserTest, PathDepthAndUnused) {
   std::string deep = "a";
   for (int i = 0; i < 32; ++i) deep += ".b";
-  EXPECT_EQ(ProjError(deep), "Invalid ProjectionExpression: The document path has too many "
-                             "nesting levels; nesting levels: 33");
+  EXPECT_EQ(ProjError(deep),
+            "Invalid ProjectionExpression: The document path has too many "
+            "nesting levels; nesting levels: 33");
   Env env;
   env.names["#a"] = "a";
   env.names["#b"] = "b";

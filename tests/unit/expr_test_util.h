@@ -9,9 +9,21 @@
 
 namespace pogi::expr::testing {
 
-inline AttributeValue S(std::string s) { AttributeValue v; v.set_s(std::move(s)); return v; }
-inline AttributeValue N(std::string n) { AttributeValue v; v.set_n(std::move(n)); return v; }
-inline AttributeValue Bool(bool b) { AttributeValue v; v.set_bool_value(b); return v; }
+inline AttributeValue S(std::string s) {
+  AttributeValue v;
+  v.set_s(std::move(s));
+  return v;
+}
+inline AttributeValue N(std::string n) {
+  AttributeValue v;
+  v.set_n(std::move(n));
+  return v;
+}
+inline AttributeValue Bool(bool b) {
+  AttributeValue v;
+  v.set_bool_value(b);
+  return v;
+}
 inline AttributeValue SS(std::vector<std::string> xs) {
   AttributeValue v;
   for (auto& x : xs) v.mutable_ss()->add_values(x);

@@ -30,8 +30,8 @@ TEST(ExprUpdateTest, SetArithmeticAndPreImage) {
   ASSERT_TRUE(Upd("SET a = a + :v, c = :v - b", &item, Item({{":v", N("0.5")}})).ok());
   EXPECT_EQ(item["a"].n(), "2.5");
   EXPECT_EQ(item["c"].n(), "-0.5");
-  ASSERT_TRUE(Upd("SET d = if_not_exists(d, :v), a = if_not_exists(a, :v)", &item,
-                  Item({{":v", N("7")}})).ok());
+  ASSERT_TRUE(
+      Upd("SET d = if_not_exists(d, :v), a = if_not_exists(a, :v)", &item, Item({{":v", N("7")}})).ok());
   EXPECT_EQ(item["d"].n(), "7");
   EXPECT_EQ(item["a"].n(), "2.5");
 }
@@ -48,8 +48,7 @@ TEST(ExprUpdateTest, ListsAndNestedPaths) {
   EXPECT_EQ(item["l"].l().values(0).n(), "1");
   EXPECT_EQ(item["l"].l().values(1).n(), "3");
   auto s = Upd("SET x.y = :x", &item, Item({{":x", S("v")}}));
-  EXPECT_EQ(s.error().message(),
-            "The document path provided in the update expression is invalid for update");
+  EXPECT_EQ(s.error().message(), "The document path provided in the update expression is invalid for update");
   s = Upd("SET c = nothere", &item);
   EXPECT_EQ(s.error().message(),
             "The provided expression refers to an attribute that does not exist in the item");
@@ -59,11 +58,9 @@ TEST(ExprUpdateTest, ListsAndNestedPaths) {
 
 TEST(ExprUpdateTest, AddAndDelete) {
   AttributeMap item;
-  ASSERT_TRUE(Upd("ADD n :one, s :set", &item,
-                  Item({{":one", N("1")}, {":set", SS({"a", "b"})}})).ok());
+  ASSERT_TRUE(Upd("ADD n :one, s :set", &item, Item({{":one", N("1")}, {":set", SS({"a", "b"})}})).ok());
   EXPECT_EQ(item["n"].n(), "1");
-  ASSERT_TRUE(Upd("ADD n :one, s :set", &item,
-                  Item({{":one", N("41")}, {":set", SS({"b", "c"})}})).ok());
+  ASSERT_TRUE(Upd("ADD n :one, s :set", &item, Item({{":one", N("41")}, {":set", SS({"b", "c"})}})).ok());
   EXPECT_EQ(item["n"].n(), "42");
   EXPECT_EQ(item["s"].ss().values_size(), 3);
   ASSERT_TRUE(Upd("DELETE s :set", &item, Item({{":set", SS({"a", "c"})}})).ok());

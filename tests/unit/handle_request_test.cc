@@ -23,7 +23,8 @@ class HandleRequestTest : public ::testing::Test {
     engine_ = std::move(r).value();
   }
 
-  ApiResponse Call(std::string_view operation, std::string_view body, std::string_view content_type = kJson10) {
+  ApiResponse Call(std::string_view operation, std::string_view body,
+                   std::string_view content_type = kJson10) {
     target_ = "DynamoDB_20120810." + std::string(operation);
     return HandleRequest(*engine_, {"POST", "/", target_, content_type, body});
   }
@@ -127,9 +128,8 @@ TEST_F(HandleRequestTest, MalformedJsonIsSerializationException) {
 TEST_F(HandleRequestTest, WrongMemberTypeIsSerializationException) {
   ApiResponse r = Call("DescribeTable", R"({"TableName": 12})");
   EXPECT_EQ(r.status, 400);
-  EXPECT_EQ(r.body,
-            R"({"__type":"com.amazon.coral.service#SerializationException",)"
-            R"("message":"NUMBER_VALUE cannot be converted to String"})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException",)"
+                    R"("message":"NUMBER_VALUE cannot be converted to String"})");
 }
 
 TEST_F(HandleRequestTest, ValidationExceptionBody) {
@@ -143,18 +143,16 @@ TEST_F(HandleRequestTest, ValidationExceptionBody) {
 TEST_F(HandleRequestTest, ResourceErrors) {
   ApiResponse missing = Call("DescribeTable", R"({"TableName":"nope"})");
   EXPECT_EQ(missing.status, 400);
-  EXPECT_EQ(missing.body,
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",)"
-            R"("message":"Requested resource not found: Table: nope not found"})");
+  EXPECT_EQ(missing.body, R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",)"
+                          R"("message":"Requested resource not found: Table: nope not found"})");
 
   CreateTable("Music");
   ApiResponse again = Call("CreateTable", R"({"TableName":"Music",
       "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
       "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}], "BillingMode":"PAY_PER_REQUEST"})");
   EXPECT_EQ(again.status, 400);
-  EXPECT_EQ(again.body,
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceInUseException",)"
-            R"("message":"Table already exists: Music"})");
+  EXPECT_EQ(again.body, R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceInUseException",)"
+                        R"("message":"Table already exists: Music"})");
 }
 
 TEST_F(HandleRequestTest, ErrorResponseUsesTheTableStatus) {

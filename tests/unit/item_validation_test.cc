@@ -24,15 +24,55 @@ constexpr char kNesting[] =
 constexpr char kKeyMismatch[] = "The provided key element does not match the schema";
 constexpr char kTooBig[] = "Item size has exceeded the maximum allowed size";
 
-V S(std::string s) { V v; v.set_s(std::move(s)); return v; }
-V N(std::string n) { V v; v.set_n(std::move(n)); return v; }
-V B(std::string b) { V v; v.set_b(std::move(b)); return v; }
-V Null() { V v; v.set_null_value(true); return v; }
-V Bool(bool b) { V v; v.set_bool_value(b); return v; }
-V SS(std::vector<std::string> xs) { V v; for (auto& x : xs) v.mutable_ss()->add_values(x); v.mutable_ss(); return v; }
-V NS(std::vector<std::string> xs) { V v; for (auto& x : xs) v.mutable_ns()->add_values(x); v.mutable_ns(); return v; }
-V BS(std::vector<std::string> xs) { V v; for (auto& x : xs) v.mutable_bs()->add_values(x); v.mutable_bs(); return v; }
-V L(std::vector<V> xs) { V v; v.mutable_l(); for (auto& x : xs) *v.mutable_l()->add_values() = x; return v; }
+V S(std::string s) {
+  V v;
+  v.set_s(std::move(s));
+  return v;
+}
+V N(std::string n) {
+  V v;
+  v.set_n(std::move(n));
+  return v;
+}
+V B(std::string b) {
+  V v;
+  v.set_b(std::move(b));
+  return v;
+}
+V Null() {
+  V v;
+  v.set_null_value(true);
+  return v;
+}
+V Bool(bool b) {
+  V v;
+  v.set_bool_value(b);
+  return v;
+}
+V SS(std::vector<std::string> xs) {
+  V v;
+  for (auto& x : xs) v.mutable_ss()->add_values(x);
+  v.mutable_ss();
+  return v;
+}
+V NS(std::vector<std::string> xs) {
+  V v;
+  for (auto& x : xs) v.mutable_ns()->add_values(x);
+  v.mutable_ns();
+  return v;
+}
+V BS(std::vector<std::string> xs) {
+  V v;
+  for (auto& x : xs) v.mutable_bs()->add_values(x);
+  v.mutable_bs();
+  return v;
+}
+V L(std::vector<V> xs) {
+  V v;
+  v.mutable_l();
+  for (auto& x : xs) *v.mutable_l()->add_values() = x;
+  return v;
+}
 V M(std::vector<std::pair<std::string, V>> xs) {
   V v;
   v.mutable_m();
@@ -98,8 +138,7 @@ std::string Enc(const V& v) { return value::EncodeKeyValue(v); }
 
 TEST(ItemValidationTest, EveryTypeIsValid) {
   for (const V& v : {S("x"), S(""), N("1"), B("b"), B(""), Null(), Bool(false), SS({"a", "b"}),
-                     NS({"1", "2"}), BS({"a", "b"}), L({}), M({}), L({S("x"), N("1")}),
-                     M({{"a", S("x")}})}) {
+                     NS({"1", "2"}), BS({"a", "b"}), L({}), M({}), L({S("x"), N("1")}), M({{"a", S("x")}})}) {
     EXPECT_EQ(ValueError(v), "(ok)") << v.DebugString();
   }
 }
@@ -113,8 +152,9 @@ TEST(ItemValidationTest, EmptyAttributeValue) {
 TEST(ItemValidationTest, NullMustBeTrue) {
   V v;
   v.set_null_value(false);
-  EXPECT_EQ(ValueError(v),
-            "One or more parameter values were invalid: Null attribute value types must have the value of true");
+  EXPECT_EQ(
+      ValueError(v),
+      "One or more parameter values were invalid: Null attribute value types must have the value of true");
 }
 
 TEST(ItemValidationTest, EmptySets) {
@@ -128,7 +168,8 @@ TEST(ItemValidationTest, DuplicatesInSets) {
   EXPECT_EQ(ValueError(SS({"a", "b", "a"})),
             "One or more parameter values were invalid: Input collection [a, b, a] contains duplicates.");
   EXPECT_EQ(ValueError(BS({"x", "x"})),
-            "One or more parameter values were invalid: Input collection [eA==, eA==]of type BS contains duplicates.");
+            "One or more parameter values were invalid: Input collection [eA==, eA==]of type BS contains "
+            "duplicates.");
   EXPECT_EQ(ValueError(NS({"1", "2", "1"})),
             "One or more parameter values were invalid: Input collection [1, 2, 1] contains duplicates.");
   // Numbers are duplicates when numerically equal, whatever their spelling.
@@ -199,12 +240,14 @@ TEST(ItemValidationTest, PutItemKeys) {
             "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N");
   EXPECT_EQ(PutError(t, Item({{"pk", S("a")}, {"sk", SS({"1"})}})),
             "One or more parameter values were invalid: Type mismatch for key sk expected: N actual: SS");
-  EXPECT_EQ(PutError(t, Item({{"pk", S("")}, {"sk", N("1")}})),
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
-            "an empty string value. Key: pk");
-  EXPECT_EQ(PutError(CompositeTable("S", "B"), Item({{"pk", S("a")}, {"sk", B("")}})),
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
-            "an empty binary value. Key: sk");
+  EXPECT_EQ(
+      PutError(t, Item({{"pk", S("")}, {"sk", N("1")}})),
+      "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
+      "an empty string value. Key: pk");
+  EXPECT_EQ(
+      PutError(CompositeTable("S", "B"), Item({{"pk", S("a")}, {"sk", B("")}})),
+      "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
+      "an empty binary value. Key: sk");
   // Values are checked before keys.
   EXPECT_EQ(PutError(t, Item({{"x", V()}})), kEmptyValue);
 }
@@ -261,9 +304,10 @@ TEST(ItemValidationTest, KeysForGetAndDelete) {
   EXPECT_EQ(KeyError(t, Item({{"pk", S("a")}, {"sk", N("1")}, {"x", S("y")}})), kKeyMismatch);
   EXPECT_EQ(KeyError(t, Item({{"pk", S("a")}, {"other", N("1")}})), kKeyMismatch);
   EXPECT_EQ(KeyError(t, Item({{"pk", S("a")}, {"sk", S("1")}})), kKeyMismatch);
-  EXPECT_EQ(KeyError(t, Item({{"pk", S("")}, {"sk", N("1")}})),
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
-            "an empty string value. Key: pk");
+  EXPECT_EQ(
+      KeyError(t, Item({{"pk", S("")}, {"sk", N("1")}})),
+      "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
+      "an empty string value. Key: pk");
   EXPECT_EQ(KeyError(HashTable(), Item({{"pk", S(std::string(2049, 'x'))}})),
             "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit "
             "of2048 bytes");
@@ -305,9 +349,9 @@ TEST(ItemTest, ValueSizeOfEachType) {
   EXPECT_EQ(ValueSize(N("7")), 2);
   EXPECT_EQ(ValueSize(N("12")), 2);
   EXPECT_EQ(ValueSize(N("123")), 3);
-  EXPECT_EQ(ValueSize(N("1000000")), 2);     // trailing zeros are not significant
-  EXPECT_EQ(ValueSize(N("0.001")), 2);       // nor leading ones
-  EXPECT_EQ(ValueSize(N("-120.5")), 3);      // 1,2,0,5
+  EXPECT_EQ(ValueSize(N("1000000")), 2);  // trailing zeros are not significant
+  EXPECT_EQ(ValueSize(N("0.001")), 2);    // nor leading ones
+  EXPECT_EQ(ValueSize(N("-120.5")), 3);   // 1,2,0,5
   EXPECT_EQ(ValueSize(N(std::string(38, '9'))), 20);
   EXPECT_EQ(ValueSize(SS({"ab", "c"})), 3);
   EXPECT_EQ(ValueSize(NS({"1", "123"})), 2 + 3);
@@ -342,9 +386,9 @@ TEST(ItemTest, TypeNames) {
 }
 
 TEST(ItemTest, NumberKeysOrderNumerically) {
-  std::vector<std::string> ascending = {"-1e10", "-100", "-2", "-1.5", "-1", "-0.001", "0",
-                                        "1e-130", "0.001", "1", "1.5", "2", "10", "100", "1e10",
-                                        "9.9999999999999999999999999999999999999e125"};
+  std::vector<std::string> ascending = {
+      "-1e10", "-100", "-2",  "-1.5", "-1", "-0.001", "0",    "1e-130",
+      "0.001", "1",    "1.5", "2",    "10", "100",    "1e10", "9.9999999999999999999999999999999999999e125"};
   for (size_t i = 0; i + 1 < ascending.size(); ++i) {
     EXPECT_LT(Enc(N(ascending[i])), Enc(N(ascending[i + 1]))) << ascending[i] << " < " << ascending[i + 1];
   }
@@ -367,9 +411,14 @@ TEST(ItemTest, StringAndBinaryKeysOrderBytewise) {
 }
 
 TEST(ItemTest, EncodeDecodeRoundTrip) {
-  AttributeMap item = Item({{"s", S("x")}, {"n", N("1.5")}, {"b", B(std::string("\0\1", 2))},
-                            {"ss", SS({"a"})}, {"ns", NS({"1"})}, {"bs", BS({"z"})},
-                            {"m", M({{"k", L({Null(), Bool(false)})}})}, {"empty", S("")}});
+  AttributeMap item = Item({{"s", S("x")},
+                            {"n", N("1.5")},
+                            {"b", B(std::string("\0\1", 2))},
+                            {"ss", SS({"a"})},
+                            {"ns", NS({"1"})},
+                            {"bs", BS({"z"})},
+                            {"m", M({{"k", L({Null(), Bool(false)})}})},
+                            {"empty", S("")}});
   std::string bytes = value::EncodeItem(item);
   ASSERT_FALSE(bytes.empty());
   EXPECT_EQ(bytes[0], '\x01');  // the format byte

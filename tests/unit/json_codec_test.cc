@@ -240,14 +240,18 @@ TEST(JsonCodecTest, WrongTypesAreSerializationExceptions) {
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": "x"})"), "STRING_VALUE cannot be converted to Map");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": "x"}})"),
             "STRING_VALUE cannot be converted to AttributeValue");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"S": 1}}})"), "NUMBER_VALUE cannot be converted to String");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"N": 1}}})"), "NUMBER_VALUE cannot be converted to String");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"SS": "x"}}})"), "STRING_VALUE cannot be converted to List");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"S": 1}}})"),
+            "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"N": 1}}})"),
+            "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"SS": "x"}}})"),
+            "STRING_VALUE cannot be converted to List");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"SS": [true]}}})"),
             "TRUE_VALUE cannot be converted to String");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"L": {}}}})"),
             "Start of structure or map found where not expected.");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"M": []}}})"), "Start of list found where not expected");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"M": []}}})"),
+            "Start of list found where not expected");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"BOOL": "true"}}})"),
             "STRING_VALUE cannot be converted to Boolean");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"NULL": 1}}})"),
@@ -344,7 +348,8 @@ TEST(JsonCodecTest, GetItemResponseWithItemRoundTrips) {
   EXPECT_NE(json.find(R"("b":{"B":"AP8Q"})"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("z":{"NULL":true})"), std::string::npos) << json;
   EXPECT_NE(json.find(R"("l":{"L":[{"NULL":true},{"S":""}]})"), std::string::npos) << json;
-  EXPECT_NE(json.find(R"("ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5})"), std::string::npos)
+      << json;
   EXPECT_NE(json.find(R"(\u0001)"), std::string::npos) << json;
 
   auto back = Decode<v1::GetItemResponse>(json);
@@ -404,7 +409,8 @@ TEST(JsonCodecTest, ConsumedCapacityMapsRoundTrip) {
   resp.mutable_item_collection_metrics()->add_size_estimate_range_gb(0);
   resp.mutable_item_collection_metrics()->add_size_estimate_range_gb(1);
   std::string json = Encode(resp);
-  EXPECT_NE(json.find(R"("GlobalSecondaryIndexes":{"g":{"ReadCapacityUnits":2.5}})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("GlobalSecondaryIndexes":{"g":{"ReadCapacityUnits":2.5}})"), std::string::npos)
+      << json;
   EXPECT_NE(json.find(R"("SizeEstimateRangeGB":[0,1])"), std::string::npos) << json;
   auto back = Decode<v1::PutItemResponse>(json);
   EXPECT_TRUE(MessageDifferencer::Equals(resp, back)) << json;
@@ -428,9 +434,8 @@ TEST(JsonCodecTest, ErrorToJsonCarriesTheItemDetail) {
   auto detail = std::make_shared<v1::ErrorDetail>();
   (*detail->mutable_item()->mutable_attributes())["pk"].set_s("k");
   e.set_detail(detail);
-  EXPECT_EQ(ErrorToJson(e),
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",)"
-            R"("message":"The conditional request failed","Item":{"pk":{"S":"k"}}})");
+  EXPECT_EQ(ErrorToJson(e), R"({"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",)"
+                            R"("message":"The conditional request failed","Item":{"pk":{"S":"k"}}})");
 }
 
 TEST(JsonCodecTest, ErrorToJsonCarriesCancellationReasons) {
@@ -442,11 +447,12 @@ TEST(JsonCodecTest, ErrorToJsonCarriesCancellationReasons) {
   (*r1->mutable_item()->mutable_attributes())["n"].set_n("1");
   detail->add_cancellation_reasons()->set_code("None");
   e.set_detail(detail);
-  EXPECT_EQ(ErrorToJson(e),
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException",)"
-            R"("message":"Transaction cancelled","CancellationReasons":[)"
-            R"({"Item":{"n":{"N":"1"}},"Code":"ConditionalCheckFailed","Message":"The conditional request failed"},)"
-            R"({"Code":"None"}]})");
+  EXPECT_EQ(
+      ErrorToJson(e),
+      R"({"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException",)"
+      R"("message":"Transaction cancelled","CancellationReasons":[)"
+      R"({"Item":{"n":{"N":"1"}},"Code":"ConditionalCheckFailed","Message":"The conditional request failed"},)"
+      R"({"Code":"None"}]})");
 }
 
 TEST(JsonCodecTest, ErrorDetailWithoutItemAddsNothing) {

@@ -141,7 +141,8 @@ TEST(StorageTest, NewerFormatIsRefused) {
   { ASSERT_TRUE(OpenDir(dir.path())); }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((dir.path() + "/pogi.db").c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value=99 WHERE key='format'", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value=99 WHERE key='format'", nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(db);
   std::string m = OpenError(Options{.data_dir = dir.path()});
   EXPECT_NE(m.find("database format 99 is not the format this pogi reads (2)"), std::string::npos) << m;
@@ -194,7 +195,9 @@ TEST(StorageTest, CreateTableAndListTablesInNameOrder) {
 TEST(StorageTest, DuplicateTableNameFails) {
   auto s = OpenMemory();
   CreateTable(*s, "t");
-  Status st = s->Write([&](WriteTxn& txn) -> Status { return txn.CreateTable({0, "t", "d"}).ok() ? Status::Ok() : Error::Internal("dup"); });
+  Status st = s->Write([&](WriteTxn& txn) -> Status {
+    return txn.CreateTable({0, "t", "d"}).ok() ? Status::Ok() : Error::Internal("dup");
+  });
   EXPECT_FALSE(st.ok());
 }
 

@@ -17,8 +17,16 @@ namespace {
 
 using V = v1::AttributeValue;
 
-V S(std::string s) { V v; v.set_s(std::move(s)); return v; }
-V N(std::string n) { V v; v.set_n(std::move(n)); return v; }
+V S(std::string s) {
+  V v;
+  v.set_s(std::move(s));
+  return v;
+}
+V N(std::string n) {
+  V v;
+  v.set_n(std::move(n));
+  return v;
+}
 
 class FakeClock final : public Clock {
  public:
@@ -67,7 +75,8 @@ class TransactTest : public ::testing::Test {
   }
 
   // An Update moving `delta` into `pk`, with an optional condition "balance >= :min".
-  static v1::TransactWriteItem Move(const std::string& pk, const std::string& delta, const std::string& min = "") {
+  static v1::TransactWriteItem Move(const std::string& pk, const std::string& delta,
+                                    const std::string& min = "") {
     v1::TransactWriteItem item;
     auto* u = item.mutable_update();
     u->set_table_name("acct");
@@ -123,7 +132,8 @@ TEST_F(TransactTest, FailedConditionCancelsEverything) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code(), ErrorCode::kTransactionCanceled);
   EXPECT_EQ(r.error().message(),
-            "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, "
+            "Transaction cancelled, please refer cancellation reasons for specific reasons "
+            "[ConditionalCheckFailed, "
             "None]");
   EXPECT_EQ(Codes(r.error()), (std::vector<std::string>{"ConditionalCheckFailed", "None"}));
   const auto& reason = r.error().detail()->cancellation_reasons(0);
@@ -152,19 +162,23 @@ TEST_F(TransactTest, UpdateErrorsAreValidationErrorReasons) {
 
 TEST_F(TransactTest, ValidationOrder) {
   v1::TransactWriteItemsRequest empty;
-  EXPECT_EQ(ErrorOf(engine_->TransactWriteItems(empty)),
-            "ValidationException: 1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1");
+  EXPECT_EQ(
+      ErrorOf(engine_->TransactWriteItems(empty)),
+      "ValidationException: 1 validation error detected: Value '[]' at 'transactItems' failed to satisfy "
+      "constraint: Member must have length greater than or equal to 1");
   auto dup = Transfer("1");
   *dup.add_transact_items() = Move("a", "1");
   EXPECT_EQ(ErrorOf(engine_->TransactWriteItems(dup)),
             "ValidationException: Transaction request cannot include multiple operations on one item");
   auto missing = Transfer("1");
   missing.mutable_transact_items(1)->mutable_update()->set_table_name("nosuch");
-  EXPECT_EQ(ErrorOf(engine_->TransactWriteItems(missing)), "ResourceNotFoundException: Requested resource not found");
+  EXPECT_EQ(ErrorOf(engine_->TransactWriteItems(missing)),
+            "ResourceNotFoundException: Requested resource not found");
   // An expression error on a later action wins over a missing table on an earlier one.
   missing.mutable_transact_items(1)->mutable_update()->set_update_expression("SET");
-  EXPECT_EQ(ErrorOf(engine_->TransactWriteItems(missing)).rfind("ValidationException: Invalid UpdateExpression", 0), 0u);
+  EXPECT_EQ(
+      ErrorOf(engine_->TransactWriteItems(missing)).rfind("ValidationException: Invalid UpdateExpression", 0),
+      0u);
   v1::TransactWriteItemsRequest none;
   none.add_transact_items();
   EXPECT_EQ(ErrorOf(engine_->TransactWriteItems(none)),
@@ -172,11 +186,13 @@ TEST_F(TransactTest, ValidationOrder) {
   auto token = Transfer("1");
   token.set_client_request_token(std::string(37, 't'));
   token.set_return_item_collection_metrics("BOGUS");
-  EXPECT_EQ(ErrorOf(engine_->TransactWriteItems(token)),
-            "ValidationException: 2 validation errors detected: Value '" + std::string(37, 't') +
-                "' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal "
-                "to 36; Value 'BOGUS' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must "
-                "satisfy enum value set: [SIZE, NONE]");
+  EXPECT_EQ(
+      ErrorOf(engine_->TransactWriteItems(token)),
+      "ValidationException: 2 validation errors detected: Value '" + std::string(37, 't') +
+          "' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or "
+          "equal "
+          "to 36; Value 'BOGUS' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must "
+          "satisfy enum value set: [SIZE, NONE]");
   // A key of the wrong type cancels, reported on the first such action only.
   auto wrong = Transfer("1");
   (*wrong.mutable_transact_items(0)->mutable_update()->mutable_key())["pk"] = N("1");

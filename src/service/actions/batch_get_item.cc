@@ -61,10 +61,13 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
   // Member constraints, reported together in member-name order.
   Constraints c;
   if (names.empty()) {
-    c.Add("Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal to 1");
+    c.Add(
+        "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal "
+        "to 1");
   }
   if (std::any_of(names.begin(), names.end(), [](auto* n) { return !ValidTableName(*n); })) {
-    c.Add("Value '" + RenderRequestItems(names, req.request_items()) + "' at 'requestItems' " + kMapKeysConstraint);
+    c.Add("Value '" + RenderRequestItems(names, req.request_items()) + "' at 'requestItems' " +
+          kMapKeysConstraint);
   }
   for (const std::string* name : names) {
     int n = req.request_items().at(*name).keys_size();
@@ -72,7 +75,8 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
     if (n < 1) c.Add(head + "Member must have length greater than or equal to 1");
     if (n > kMaxBatchGetKeys) c.Add(head + "Member must have length less than or equal to 100");
   }
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
 
   int total = 0;
@@ -83,7 +87,8 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
     any_projection |= ka.has_projection_expression();
     any_attributes_to_get |= ka.attributes_to_get_size() > 0;
   }
-  if (total > kMaxBatchGetKeys) return Error::Validation("Too many items requested for the BatchGetItem call");
+  if (total > kMaxBatchGetKeys)
+    return Error::Validation("Too many items requested for the BatchGetItem call");
   // One request speaks one projection language, whichever table carries it.
   if (any_projection && any_attributes_to_get) {
     return Error::Validation(

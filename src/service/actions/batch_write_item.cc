@@ -57,8 +57,9 @@ Result<v1::BatchWriteItemResponse> Engine::BatchWriteItem(const v1::BatchWriteIt
   // The enums come first and alone: DynamoDB reports them without the
   // RequestItems constraints when both fail.
   Constraints enums;
-  CheckReturnOptions(enums, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
-                     IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
+  CheckReturnOptions(
+      enums, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+      IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
   POGI_RETURN_IF_ERROR(enums.Finish());
   if (req.request_items().empty()) {
     return Error::Validation("The requestItems parameter is required for BatchWriteItem");
@@ -96,7 +97,8 @@ Result<v1::BatchWriteItemResponse> Engine::BatchWriteItem(const v1::BatchWriteIt
     for (const auto& wr : req.request_items().at(*name).requests()) {
       if (wr.has_put_request() == wr.has_delete_request()) {
         return Error::Validation(
-            "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported "
+            "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+            "supported "
             "datatypes");
       }
       Write w{name, nullptr, wr.has_put_request(), {}, {}};

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "service/constraints.h"
-#include "service/index_schema.h"
 #include "service/engine.h"
+#include "service/index_schema.h"
 
 namespace pogi::service {
 namespace {
@@ -62,8 +62,7 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
     c.Required(a.has_attribute_name(), at + "attributeName");
     c.Length(a.has_attribute_name() ? &a.attribute_name() : nullptr, 1, 255, at + "attributeName");
     c.Required(a.has_attribute_type(), at + "attributeType");
-    c.OneOf(a.has_attribute_type() ? &a.attribute_type() : nullptr, {"B", "N", "S"},
-            at + "attributeType");
+    c.OneOf(a.has_attribute_type() ? &a.attribute_type() : nullptr, {"B", "N", "S"}, at + "attributeType");
   }
   c.OneOf(req.has_billing_mode() ? &req.billing_mode() : nullptr, {"PROVISIONED", "PAY_PER_REQUEST"},
           "billingMode");
@@ -106,14 +105,16 @@ Status CheckIndexes(const v1::CreateTableRequest& req) {
   }
   std::set<std::string> names;
   for (const auto& g : req.global_secondary_indexes()) {
-    if (!names.insert(g.index_name()).second) return Error::InvalidParameter("Duplicate index name: " + g.index_name());
-    POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false, req.key_schema(),
-                                          req.attribute_definitions()));
+    if (!names.insert(g.index_name()).second)
+      return Error::InvalidParameter("Duplicate index name: " + g.index_name());
+    POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false,
+                                          req.key_schema(), req.attribute_definitions()));
   }
   for (const auto& l : req.local_secondary_indexes()) {
-    if (!names.insert(l.index_name()).second) return Error::InvalidParameter("Duplicate index name: " + l.index_name());
-    POGI_RETURN_IF_ERROR(CheckIndexSchema(l.index_name(), l.key_schema(), l.projection(), true, req.key_schema(),
-                                          req.attribute_definitions()));
+    if (!names.insert(l.index_name()).second)
+      return Error::InvalidParameter("Duplicate index name: " + l.index_name());
+    POGI_RETURN_IF_ERROR(CheckIndexSchema(l.index_name(), l.key_schema(), l.projection(), true,
+                                          req.key_schema(), req.attribute_definitions()));
   }
   return Status::Ok();
 }
@@ -123,7 +124,8 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
   std::set<std::string> defined;
   for (const auto& a : req.attribute_definitions()) {
     if (!defined.insert(a.attribute_name()).second) {
-      return Error::InvalidParameter("Duplicate AttributeName in AttributeDefinitions: " + a.attribute_name());
+      return Error::InvalidParameter("Duplicate AttributeName in AttributeDefinitions: " +
+                                     a.attribute_name());
     }
   }
   const auto& ks = req.key_schema();
@@ -151,8 +153,9 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
       if (!defined.count(key.attribute_name())) keys += (keys.empty() ? "" : ", ") + key.attribute_name();
     }
     for (const auto& a : req.attribute_definitions()) defs += (defs.empty() ? "" : ", ") + a.attribute_name();
-    return Error::InvalidParameter("Some index key attributes are not defined in AttributeDefinitions. Keys: [" +
-                                   keys + "], AttributeDefinitions: [" + defs + "]");
+    return Error::InvalidParameter(
+        "Some index key attributes are not defined in AttributeDefinitions. Keys: [" + keys +
+        "], AttributeDefinitions: [" + defs + "]");
   }
   POGI_RETURN_IF_ERROR(CheckIndexes(req));
   std::set<std::string> used;
@@ -176,8 +179,8 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
     };
     std::vector<std::string> defs;
     for (const auto& a : req.attribute_definitions()) defs.push_back(a.attribute_name());
-    return Error::InvalidParameter("Some AttributeDefinitions are not used. AttributeDefinitions: [" + join(defs) +
-                                   "], keys used: [" + join(used) + "]");
+    return Error::InvalidParameter("Some AttributeDefinitions are not used. AttributeDefinitions: [" +
+                                   join(defs) + "], keys used: [" + join(used) + "]");
   }
   bool on_demand = req.billing_mode() == "PAY_PER_REQUEST";
   if (on_demand && req.has_provisioned_throughput()) {
@@ -190,7 +193,8 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
     for (auto [value, name] : {std::pair{p.read_capacity_units(), "ReadCapacityUnits"},
                                std::pair{p.write_capacity_units(), "WriteCapacityUnits"}}) {
       if (value > kMaxCapacityUnits) {
-        return Error::Validation("Given value " + std::to_string(value) + " for " + name + " is out of bounds");
+        return Error::Validation("Given value " + std::to_string(value) + " for " + name +
+                                 " is out of bounds");
       }
     }
   }
@@ -240,8 +244,8 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     auto* sse = d.mutable_sse_description();
     sse->set_status("ENABLED");
     sse->set_sse_type("KMS");
-    sse->set_kms_master_key_arn(std::string("arn:aws:kms:") + kRegion + ":" + kAccount +
-                                ":key/" + NewTableId());
+    sse->set_kms_master_key_arn(std::string("arn:aws:kms:") + kRegion + ":" + kAccount + ":key/" +
+                                NewTableId());
   }
   for (const auto& g : req.global_secondary_indexes()) {
     auto* gd = d.add_global_secondary_indexes();

@@ -24,7 +24,8 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
-                                                                IfPresent(req.has_conditional_operator(), req.conditional_operator())));
+                                                                IfPresent(req.has_conditional_operator(),
+                                                                          req.conditional_operator())));
 
   value::AttributeMap key_map = req.key().attributes();
   POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
@@ -39,7 +40,8 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
   v1::DeleteItemResponse resp;
   if (req.return_item_collection_metrics() == "SIZE") {
     v1::ItemCollectionMetrics metrics;
-    if (FillCollectionMetrics(*table, key_map, &metrics)) *resp.mutable_item_collection_metrics() = std::move(metrics);
+    if (FillCollectionMetrics(*table, key_map, &metrics))
+      *resp.mutable_item_collection_metrics() = std::move(metrics);
   }
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = change.old_item ? value::ItemSize(*change.old_item) : 0;

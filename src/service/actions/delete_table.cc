@@ -16,8 +16,9 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
                                      " not found");
     }
     if (table->description.deletion_protection_enabled()) {
-      return Error::Validation("Resource cannot be deleted as it is currently protected against "
-                               "deletion. Disable deletion protection first.");
+      return Error::Validation(
+          "Resource cannot be deleted as it is currently protected against "
+          "deletion. Disable deletion protection first.");
     }
     POGI_ASSIGN_OR_RETURN(auto rec, txn.GetTable(table->id));
     auto* d = resp.mutable_table_description();

@@ -13,7 +13,8 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.has_key(), "key");
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
   ExpressionParams params;
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());

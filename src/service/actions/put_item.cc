@@ -25,7 +25,8 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
-                                                                IfPresent(req.has_conditional_operator(), req.conditional_operator())));
+                                                                IfPresent(req.has_conditional_operator(),
+                                                                          req.conditional_operator())));
 
   value::AttributeMap item = req.item().attributes();
   POGI_RETURN_IF_ERROR(ValidateAttributes(&item));
@@ -40,11 +41,12 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   v1::PutItemResponse resp;
   if (req.return_item_collection_metrics() == "SIZE") {
     v1::ItemCollectionMetrics metrics;
-    if (FillCollectionMetrics(*table, *change.new_item, &metrics)) *resp.mutable_item_collection_metrics() = std::move(metrics);
+    if (FillCollectionMetrics(*table, *change.new_item, &metrics))
+      *resp.mutable_item_collection_metrics() = std::move(metrics);
   }
   if (WantsCapacity(req.return_consumed_capacity())) {
-    int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
-                            value::ItemSize(*change.new_item));
+    int64_t size =
+        std::max(change.old_item ? value::ItemSize(*change.old_item) : 0, value::ItemSize(*change.new_item));
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
                  change.index_units, resp.mutable_consumed_capacity());
   }

@@ -15,9 +15,10 @@ Status CheckFilterKeys(const expr::Condition& filter, const KeyAttribute& hash,
   CollectNames(filter, &names);
   for (const KeyAttribute* key : {&hash, range ? &*range : nullptr}) {
     if (key && names.count(key->name)) {
-      return Error::Validation(std::string(legacy ? "QueryFilter can only contain non-key attributes"
-                                                  : "Filter Expression can only contain non-primary key attributes") +
-                               ": Primary key attribute: " + key->name);
+      return Error::Validation(
+          std::string(legacy ? "QueryFilter can only contain non-key attributes"
+                             : "Filter Expression can only contain non-primary key attributes") +
+          ": Primary key attribute: " + key->name);
     }
   }
   return Status::Ok();
@@ -27,11 +28,11 @@ Status CheckFilterKeys(const expr::Condition& filter, const KeyAttribute& hash,
 
 Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   Constraints c;
-  CheckReadMembers(c, IfPresent(req.has_table_name(), req.table_name()),
-                   IfPresent(req.has_index_name(), req.index_name()), IfPresent(req.has_select(), req.select()),
-                   req.has_limit() ? std::optional(req.limit()) : std::nullopt,
-                   IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
-                   IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  CheckReadMembers(
+      c, IfPresent(req.has_table_name(), req.table_name()), IfPresent(req.has_index_name(), req.index_name()),
+      IfPresent(req.has_select(), req.select()), req.has_limit() ? std::optional(req.limit()) : std::nullopt,
+      IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+      IfPresent(req.has_conditional_operator(), req.conditional_operator()));
   POGI_RETURN_IF_ERROR(c.Finish());
 
   ExpressionParams params;
@@ -49,16 +50,19 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
       return Error::Validation(
           "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
     }
-    POGI_ASSIGN_OR_RETURN(parsed.key_condition, expr::ConvertFilter(req.key_conditions(), nullptr, "KeyConditions"));
+    POGI_ASSIGN_OR_RETURN(parsed.key_condition,
+                          expr::ConvertFilter(req.key_conditions(), nullptr, "KeyConditions"));
   }
-  POGI_ASSIGN_OR_RETURN(std::string_view projection_param,
-                        ApplyLegacyReadParams(parsed, req.query_filter(),
-                                              IfPresent(req.has_conditional_operator(), req.conditional_operator()),
-                                              "QueryFilter", req.attributes_to_get()));
+  POGI_ASSIGN_OR_RETURN(
+      std::string_view projection_param,
+      ApplyLegacyReadParams(parsed, req.query_filter(),
+                            IfPresent(req.has_conditional_operator(), req.conditional_operator()),
+                            "QueryFilter", req.attributes_to_get()));
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
-  POGI_ASSIGN_OR_RETURN(const Index* index,
-                        FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
+  POGI_ASSIGN_OR_RETURN(
+      const Index* index,
+      FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
   const KeyAttribute& hash = index ? index->hash : table->hash;
   const std::optional<KeyAttribute>& range = index ? index->range : table->range;
   POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(*parsed.key_condition, hash, range));
@@ -69,7 +73,8 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   if (!req.exclusive_start_key().empty()) {
     POGI_ASSIGN_OR_RETURN(auto start, StartPosition(*table, index, req.exclusive_start_key()));
     if (start.partition != *read.partition) {
-      return Error::Validation("The provided starting key is outside query boundaries based on provided conditions");
+      return Error::Validation(
+          "The provided starting key is outside query boundaries based on provided conditions");
     }
     // Continue right after the start: narrowing the bound keeps the read a
     // range seek instead of a walk from the beginning of the partition.
@@ -80,10 +85,11 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
     }
     read.start_after = std::move(start);
   }
-  POGI_ASSIGN_OR_RETURN(auto page_req, MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
-                                                       req.has_limit() ? std::optional(req.limit()) : std::nullopt,
-                                                       std::move(parsed.filter), std::move(parsed.projection),
-                                                       projection_param));
+  POGI_ASSIGN_OR_RETURN(
+      auto page_req,
+      MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
+                      req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
+                      std::move(parsed.projection), projection_param));
   return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read, page_req, index, req);
 }
 

@@ -22,34 +22,40 @@ void SegmentRange(int64_t segment, int64_t total, storage::RangeRead* read) {
 
 Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   Constraints c;
-  CheckReadMembers(c, IfPresent(req.has_table_name(), req.table_name()),
-                   IfPresent(req.has_index_name(), req.index_name()), IfPresent(req.has_select(), req.select()),
-                   req.has_limit() ? std::optional(req.limit()) : std::nullopt,
-                   IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
-                   IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  CheckReadMembers(
+      c, IfPresent(req.has_table_name(), req.table_name()), IfPresent(req.has_index_name(), req.index_name()),
+      IfPresent(req.has_select(), req.select()), req.has_limit() ? std::optional(req.limit()) : std::nullopt,
+      IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+      IfPresent(req.has_conditional_operator(), req.conditional_operator()));
   c.AtLeast(req.has_segment() ? std::optional(req.segment()) : std::nullopt, 0, "segment");
   if (req.has_segment() && req.segment() > kMaxTotalSegments - 1) {
     c.Add("Value '" + std::to_string(req.segment()) +
           "' at 'segment' failed to satisfy constraint: Member must have value less than or equal to 999999");
   }
-  c.AtLeast(req.has_total_segments() ? std::optional(req.total_segments()) : std::nullopt, 1, "totalSegments");
+  c.AtLeast(req.has_total_segments() ? std::optional(req.total_segments()) : std::nullopt, 1,
+            "totalSegments");
   if (req.has_total_segments() && req.total_segments() > kMaxTotalSegments) {
     c.Add("Value '" + std::to_string(req.total_segments()) +
-          "' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000");
+          "' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to "
+          "1000000");
   }
   POGI_RETURN_IF_ERROR(c.Finish());
   if (req.has_segment() && !req.has_total_segments()) {
     return Error::Validation(
-        "The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
+        "The TotalSegments parameter is required but was not present in the request when Segment parameter "
+        "is present");
   }
   if (req.has_total_segments() && !req.has_segment()) {
     return Error::Validation(
-        "The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
+        "The Segment parameter is required but was not present in the request when parameter TotalSegments "
+        "is present");
   }
   if (req.has_segment() && req.segment() >= req.total_segments()) {
-    return Error::Validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
-                             "Segment: " + std::to_string(req.segment()) + " is not less than TotalSegments: " +
-                             std::to_string(req.total_segments()));
+    return Error::Validation(
+        "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+        "Segment: " +
+        std::to_string(req.segment()) +
+        " is not less than TotalSegments: " + std::to_string(req.total_segments()));
   }
 
   ExpressionParams params;
@@ -59,14 +65,16 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
   if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  POGI_ASSIGN_OR_RETURN(std::string_view projection_param,
-                        ApplyLegacyReadParams(parsed, req.scan_filter(),
-                                              IfPresent(req.has_conditional_operator(), req.conditional_operator()),
-                                              "ScanFilter", req.attributes_to_get()));
+  POGI_ASSIGN_OR_RETURN(
+      std::string_view projection_param,
+      ApplyLegacyReadParams(parsed, req.scan_filter(),
+                            IfPresent(req.has_conditional_operator(), req.conditional_operator()),
+                            "ScanFilter", req.attributes_to_get()));
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
-  POGI_ASSIGN_OR_RETURN(const Index* index,
-                        FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
+  POGI_ASSIGN_OR_RETURN(
+      const Index* index,
+      FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
   storage::RangeRead read;
   read.id = index ? index->id : table->id;
   read.is_index = index != nullptr;
@@ -75,15 +83,17 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
     POGI_ASSIGN_OR_RETURN(read.start_after, StartPosition(*table, index, req.exclusive_start_key()));
     int64_t hash = storage::PartitionHash(read.start_after->partition);
     if (req.has_segment() && (hash < read.hash_lo || hash > read.hash_hi)) {
-      return Error::Validation("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
-                               "ExclusiveStartKey with correct Segment. TotalSegments: " +
-                               std::to_string(req.total_segments()) + " Segment: " + std::to_string(req.segment()));
+      return Error::Validation(
+          "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+          "ExclusiveStartKey with correct Segment. TotalSegments: " +
+          std::to_string(req.total_segments()) + " Segment: " + std::to_string(req.segment()));
     }
   }
-  POGI_ASSIGN_OR_RETURN(auto page_req, MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
-                                                       req.has_limit() ? std::optional(req.limit()) : std::nullopt,
-                                                       std::move(parsed.filter), std::move(parsed.projection),
-                                                       projection_param));
+  POGI_ASSIGN_OR_RETURN(
+      auto page_req,
+      MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
+                      req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
+                      std::move(parsed.projection), projection_param));
   return AnswerPage<v1::ScanRequest, v1::ScanResponse>(*storage_, read, page_req, index, req);
 }
 

@@ -25,7 +25,8 @@ struct GetAction {
 
 Status CheckMembers(const v1::TransactGetItemsRequest& req) {
   Constraints c;
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     nullptr);
   int n = req.transact_items_size();
   if (n < 1 || n > kMaxTransactionActions) {
     std::string rendered = "[";
@@ -51,7 +52,8 @@ Result<v1::TransactGetItemsResponse> Engine::TransactGetItems(const v1::Transact
   for (const auto& item : req.transact_items()) {
     const v1::Get& g = item.get();
     GetAction a{&g, nullptr, g.key(), std::nullopt, {}};
-    if (Status s = ValidateAttributes(&a.key_map); !s.ok()) return TransactionValidation(std::move(s).error());
+    if (Status s = ValidateAttributes(&a.key_map); !s.ok())
+      return TransactionValidation(std::move(s).error());
     ExpressionParams params;
     params.projection = IfPresent(g.has_projection_expression(), g.projection_expression());
     if (g.has_expression_attribute_names()) params.names = &g.expression_attribute_names().names();
@@ -90,7 +92,8 @@ Result<v1::TransactGetItemsResponse> Engine::TransactGetItems(const v1::Transact
       // A transactional read costs twice a consistent one.
       capacity.Add(a.get->table_name(), 2 * ReadUnits(size, /*consistent=*/true));
       if (!item) continue;
-      *out->mutable_item()->mutable_attributes() = a.projection ? expr::Project(*a.projection, *item) : std::move(*item);
+      *out->mutable_item()->mutable_attributes() =
+          a.projection ? expr::Project(*a.projection, *item) : std::move(*item);
     }
     too_large = aggregate > kMaxTransactionBytes;
     return Status::Ok();
@@ -99,9 +102,10 @@ Result<v1::TransactGetItemsResponse> Engine::TransactGetItems(const v1::Transact
   if (too_large) {
     // pogi's decision: every Get of a transaction past 4 MB is refused alike.
     return TransactionCanceled(std::vector<v1::CancellationReason>(
-        gets.size(), Reason("ValidationError",
-                            "Aggregate size of the items in the transaction has exceeded the maximum allowed size "
-                            "of 4 MB")));
+        gets.size(),
+        Reason("ValidationError",
+               "Aggregate size of the items in the transaction has exceeded the maximum allowed size "
+               "of 4 MB")));
   }
   capacity.Fill(req.return_consumed_capacity(), 'R', resp.mutable_consumed_capacity());
   return resp;

@@ -59,8 +59,8 @@ void Common(const M& m, Members* out) {
   out->condition = IfPresent(m.has_condition_expression(), m.condition_expression());
   if (m.has_expression_attribute_names()) out->names = &m.expression_attribute_names().names();
   if (m.has_expression_attribute_values()) out->values = &m.expression_attribute_values().attributes();
-  out->return_on_failure =
-      IfPresent(m.has_return_values_on_condition_check_failure(), m.return_values_on_condition_check_failure());
+  out->return_on_failure = IfPresent(m.has_return_values_on_condition_check_failure(),
+                                     m.return_values_on_condition_check_failure());
 }
 
 // The one action an element carries; nullopt when it carries none or several.
@@ -96,10 +96,11 @@ std::optional<std::pair<Kind, Members>> Unpack(const v1::TransactWriteItem& item
 
 Status CheckMembers(const v1::TransactWriteItemsRequest& req) {
   Constraints c;
-  c.Length(IfPresent(req.has_client_request_token(), req.client_request_token()), 1, kMaxClientRequestTokenLength,
-           "clientRequestToken");
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
-                     IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
+  c.Length(IfPresent(req.has_client_request_token(), req.client_request_token()), 1,
+           kMaxClientRequestTokenLength, "clientRequestToken");
+  CheckReturnOptions(
+      c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+      IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
   int n = req.transact_items_size();
   if (n < 1 || n > kMaxTransactionActions) {
     std::string rendered = "[";
@@ -176,7 +177,8 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
   std::vector<Action> actions;
   for (const auto& item : req.transact_items()) {
     auto unpacked = Unpack(item);
-    if (!unpacked) return Error::Validation("TransactItems can only contain one of Check, Put, Update or Delete");
+    if (!unpacked)
+      return Error::Validation("TransactItems can only contain one of Check, Put, Update or Delete");
     const auto& [kind, m] = *unpacked;
     Action a;
     a.kind = kind;
@@ -220,8 +222,8 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
   // The same token with the same request answers again without writing.
   const bool has_token = req.has_client_request_token();
   if (has_token) {
-    POGI_ASSIGN_OR_RETURN(auto claim, tokens_.Begin(req.client_request_token(), TransactionTokens::Fingerprint(req),
-                                                    clock_->Now()));
+    POGI_ASSIGN_OR_RETURN(auto claim, tokens_.Begin(req.client_request_token(),
+                                                    TransactionTokens::Fingerprint(req), clock_->Now()));
     if (claim.replay) {
       if (!WantsCapacity(req.return_consumed_capacity())) claim.response.clear_consumed_capacity();
       return claim.response;
@@ -272,7 +274,8 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
     for (size_t i = 0; i < actions.size(); ++i) {
       const Outcome& o = outcomes[i];
       if (!o.writes) continue;
-      POGI_RETURN_IF_ERROR(ApplyChange(txn, *actions[i].table, actions[i].key, o.old_item ? &*o.old_item : nullptr,
+      POGI_RETURN_IF_ERROR(ApplyChange(txn, *actions[i].table, actions[i].key,
+                                       o.old_item ? &*o.old_item : nullptr,
                                        o.new_item ? &*o.new_item : nullptr));
     }
     return Status::Ok();

@@ -27,7 +27,8 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
-                                                                IfPresent(req.has_conditional_operator(), req.conditional_operator())));
+                                                                IfPresent(req.has_conditional_operator(),
+                                                                          req.conditional_operator())));
   // The legacy AttributeUpdates become the same Update; only some messages differ.
   bool legacy_update = !req.attribute_updates().empty();
   expr::Update update;
@@ -70,11 +71,12 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   }
   if (req.return_item_collection_metrics() == "SIZE") {
     v1::ItemCollectionMetrics metrics;
-    if (FillCollectionMetrics(*table, *change.new_item, &metrics)) *resp.mutable_item_collection_metrics() = std::move(metrics);
+    if (FillCollectionMetrics(*table, *change.new_item, &metrics))
+      *resp.mutable_item_collection_metrics() = std::move(metrics);
   }
   if (WantsCapacity(req.return_consumed_capacity())) {
-    int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
-                            value::ItemSize(*change.new_item));
+    int64_t size =
+        std::max(change.old_item ? value::ItemSize(*change.old_item) : 0, value::ItemSize(*change.new_item));
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
                  change.index_units, resp.mutable_consumed_capacity());
   }

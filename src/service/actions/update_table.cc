@@ -17,7 +17,8 @@ namespace {
 Status CheckMembers(const v1::UpdateTableRequest& req) {
   Constraints c;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
-  c.OneOf(IfPresent(req.has_billing_mode(), req.billing_mode()), {"PROVISIONED", "PAY_PER_REQUEST"}, "billingMode");
+  c.OneOf(IfPresent(req.has_billing_mode(), req.billing_mode()), {"PROVISIONED", "PAY_PER_REQUEST"},
+          "billingMode");
   if (req.has_provisioned_throughput()) {
     const auto& p = req.provisioned_throughput();
     c.Required(p.has_read_capacity_units(), "provisionedThroughput.readCapacityUnits");
@@ -34,7 +35,8 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
       const auto& g = u.create();
       CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
                         g.has_projection() ? &g.projection() : nullptr,
-                        g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr, at + ".create");
+                        g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
+                        at + ".create");
     }
     if (u.has_delete_()) {
       const auto& d = u.delete_();
@@ -66,7 +68,8 @@ Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) 
     if (!index_key) return true;
     value::AttributeMap projected = ProjectForIndex(table, index, item->attributes());
     storage::EncodedKey key{std::string(row.partition), std::string(row.sort)};
-    Status put = txn.PutIndexEntry(index.id, *index_key, key, value::EncodeItem(projected), value::ItemSize(projected));
+    Status put = txn.PutIndexEntry(index.id, *index_key, key, value::EncodeItem(projected),
+                                   value::ItemSize(projected));
     if (!put.ok()) failure = put.error();
     return put.ok();
   }));
@@ -84,7 +87,8 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
                            req.has_table_class() || req.has_on_demand_throughput();
   if (!changes_something) {
     return Error::Validation(
-        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates or "
         "SSESpecification or ReplicaUpdates or DeletionProtectionEnabled is required");
   }
   if (req.has_stream_specification() && req.stream_specification().stream_enabled()) {
@@ -100,8 +104,9 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     }
   }
   if (online_changes > 1) {
-    return Error::LimitExceeded("Subscriber limit exceeded: Only 1 online index can be created or deleted "
-                                "simultaneously per table");
+    return Error::LimitExceeded(
+        "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+        "simultaneously per table");
   }
 
   POGI_ASSIGN_OR_RETURN(auto seen, FindTable(req.table_name()));
@@ -116,9 +121,11 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     if (req.has_billing_mode()) {
       if (on_demand && req.has_provisioned_throughput()) {
         return Error::InvalidParameter(
-            "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+            "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
+            "PAY_PER_REQUEST");
       }
-      if (!on_demand && !req.has_provisioned_throughput() && d.provisioned_throughput().read_capacity_units() == 0) {
+      if (!on_demand && !req.has_provisioned_throughput() &&
+          d.provisioned_throughput().read_capacity_units() == 0) {
         return Error::InvalidParameter(
             "ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
       }
@@ -132,15 +139,19 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
       }
     } else if (on_demand && req.has_provisioned_throughput()) {
       return Error::Validation(
-          "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be "
+          "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can "
+          "be "
           "specified when BillingMode is PAY_PER_REQUEST");
     }
     if (req.has_provisioned_throughput()) {
-      d.mutable_provisioned_throughput()->set_read_capacity_units(req.provisioned_throughput().read_capacity_units());
-      d.mutable_provisioned_throughput()->set_write_capacity_units(req.provisioned_throughput().write_capacity_units());
+      d.mutable_provisioned_throughput()->set_read_capacity_units(
+          req.provisioned_throughput().read_capacity_units());
+      d.mutable_provisioned_throughput()->set_write_capacity_units(
+          req.provisioned_throughput().write_capacity_units());
       d.mutable_provisioned_throughput()->set_last_increase_date_time(clock_->Now());
     }
-    if (req.has_deletion_protection_enabled()) d.set_deletion_protection_enabled(req.deletion_protection_enabled());
+    if (req.has_deletion_protection_enabled())
+      d.set_deletion_protection_enabled(req.deletion_protection_enabled());
     if (req.has_table_class()) d.mutable_table_class_summary()->set_table_class(req.table_class());
 
     // New attribute definitions join the table's (for a new index's keys).
@@ -162,15 +173,17 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
       if (u.has_create()) {
         const auto& g = u.create();
         if (table->FindIndex(g.index_name())) {
-          return Error::Validation("One or more parameter values were invalid: Index with name: " + g.index_name() +
-                                   " already exists");
+          return Error::Validation("One or more parameter values were invalid: Index with name: " +
+                                   g.index_name() + " already exists");
         }
         if (d.global_secondary_indexes_size() >= kMaxGlobalIndexes) {
-          return Error::LimitExceeded("Subscriber limit exceeded: The number of global secondary indexes per table "
-                                      "cannot exceed " + std::to_string(kMaxGlobalIndexes));
+          return Error::LimitExceeded(
+              "Subscriber limit exceeded: The number of global secondary indexes per table "
+              "cannot exceed " +
+              std::to_string(kMaxGlobalIndexes));
         }
-        POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false, d.key_schema(),
-                                              d.attribute_definitions()));
+        POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false,
+                                              d.key_schema(), d.attribute_definitions()));
         POGI_RETURN_IF_ERROR(CheckIndexThroughput(g.index_name(), g.has_provisioned_throughput(), on_demand));
         auto* gd = d.add_global_secondary_indexes();
         gd->set_index_name(g.index_name());
@@ -179,8 +192,10 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         gd->set_index_status("ACTIVE");
         gd->set_index_arn(IndexArn(d.table_arn(), g.index_name()));
         gd->mutable_provisioned_throughput()->set_number_of_decreases_today(0);
-        gd->mutable_provisioned_throughput()->set_read_capacity_units(g.provisioned_throughput().read_capacity_units());
-        gd->mutable_provisioned_throughput()->set_write_capacity_units(g.provisioned_throughput().write_capacity_units());
+        gd->mutable_provisioned_throughput()->set_read_capacity_units(
+            g.provisioned_throughput().read_capacity_units());
+        gd->mutable_provisioned_throughput()->set_write_capacity_units(
+            g.provisioned_throughput().write_capacity_units());
         POGI_ASSIGN_OR_RETURN(index_ids[g.index_name()], txn.CreateIndex(table->id, g.index_name()));
         created.push_back(g.index_name());
       } else if (u.has_delete_()) {
@@ -207,12 +222,15 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
           if (g.index_name() != up.index_name()) continue;
           found = true;
           if (up.has_provisioned_throughput()) {
-            g.mutable_provisioned_throughput()->set_read_capacity_units(up.provisioned_throughput().read_capacity_units());
-            g.mutable_provisioned_throughput()->set_write_capacity_units(up.provisioned_throughput().write_capacity_units());
+            g.mutable_provisioned_throughput()->set_read_capacity_units(
+                up.provisioned_throughput().read_capacity_units());
+            g.mutable_provisioned_throughput()->set_write_capacity_units(
+                up.provisioned_throughput().write_capacity_units());
           }
         }
         if (!found) {
-          return Error::ResourceNotFound("Requested resource not found: Index: " + up.index_name() + " not found");
+          return Error::ResourceNotFound("Requested resource not found: Index: " + up.index_name() +
+                                         " not found");
         }
       }
     }

@@ -11,7 +11,7 @@ namespace {
 const std::map<std::string, const char*> kHelp = {
     {"start",
      "usage: pogi start [--host H] [--port P] [--grpc-port G] [--data-dir DIR]\n"
-     "                  [--in-memory] [--fsync] [--log-level L]\n"
+     "                  [--in-memory] [--fsync] [--log-level L] [--item-collection-limit BYTES]\n"
      "\n"
      "Serves DynamoDB's JSON API over HTTP and the pogi gRPC services, and prints\n"
      "\"Ready.\" on stdout once both listen and storage is open.\n"
@@ -23,6 +23,9 @@ const std::map<std::string, const char*> kHelp = {
      "  --in-memory     keep nothing on disk\n"
      "  --fsync         fsync every commit (survive power loss, not only a crash)\n"
      "  --log-level L   error, warn, info (default) or debug; logs go to stderr\n"
+     "  --item-collection-limit BYTES\n"
+     "                  item collection limit of tables with local indexes\n"
+     "                  (default DynamoDB's 10 GB; tests lower it to reach it)\n"
      "\n"
      "SIGINT or SIGTERM (or `pogi stop`) stops it cleanly.\n"},
     {"env",

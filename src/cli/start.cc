@@ -33,7 +33,7 @@ int Start(const std::vector<std::string>& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level"}, {"in-memory", "fsync"});
+  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "item-collection-limit"}, {"in-memory", "fsync"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
@@ -56,7 +56,14 @@ int Start(const std::vector<std::string>& args) {
   options.data_dir = flags.Get("data-dir").value_or(env_dir && *env_dir ? env_dir : ".pogi");
 
   auto clock = std::make_shared<service::SystemClock>();
-  auto engine = service::Engine::Open(options, clock);
+  int64_t collection_limit = service::kMaxItemCollectionBytes;
+  if (auto v = flags.Get("item-collection-limit")) {
+    char* end = nullptr;
+    long long parsed = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || parsed < 1) return Fail("invalid --item-collection-limit " + *v);
+    collection_limit = parsed;
+  }
+  auto engine = service::Engine::Open(options, clock, collection_limit);
   if (!engine.ok()) return Fail(engine.error().message());
 
   int threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));

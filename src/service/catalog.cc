@@ -35,9 +35,10 @@ const Index* Table::FindIndex(const std::string& name) const {
 }
 
 std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription description,
-                                           const std::map<std::string, int64_t>& index_ids) {
+                                           const std::map<std::string, int64_t>& index_ids) const {
   auto t = std::make_shared<Table>();
   t->id = id;
+  t->item_collection_limit = item_collection_limit_;
   auto type_of = [&](const std::string& name) {
     for (const auto& def : description.attribute_definitions()) {
       if (def.attribute_name() == name) return def.attribute_type();

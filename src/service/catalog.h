@@ -32,8 +32,13 @@ struct Index {
   std::set<std::string> non_key_attributes;  // for INCLUDE
 };
 
+// DynamoDB's limit on an item collection (the items of one partition key and
+// their local secondary index entries) of a table with local indexes.
+inline constexpr int64_t kMaxItemCollectionBytes = int64_t{10} * 1024 * 1024 * 1024;
+
 struct Table {
   int64_t id = 0;
+  int64_t item_collection_limit = kMaxItemCollectionBytes;
   v1::TableDescription description;  // without live counters
   KeyAttribute hash;
   std::optional<KeyAttribute> range;
@@ -48,6 +53,11 @@ struct Table {
 
 class Catalog {
  public:
+  // `item_collection_limit` is given to every table it makes (a test can
+  // lower it to reach the limit with little data).
+  explicit Catalog(int64_t item_collection_limit = kMaxItemCollectionBytes)
+      : item_collection_limit_(item_collection_limit) {}
+
   std::shared_ptr<const Table> Find(const std::string& name) const;
   void Put(std::shared_ptr<const Table> table);
   void Remove(const std::string& name);
@@ -56,10 +66,11 @@ class Catalog {
 
   // Builds a Table (key attributes resolved) from its stored description and
   // the storage ids of its indexes, by index name.
-  static std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description,
-                                           const std::map<std::string, int64_t>& index_ids = {});
+  std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description,
+                                    const std::map<std::string, int64_t>& index_ids = {}) const;
 
  private:
+  const int64_t item_collection_limit_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Table>> tables_;
 };

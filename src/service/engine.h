@@ -27,8 +27,10 @@ struct TableStats {
 class Engine {
  public:
   // Opens storage and loads the catalog.
+  // `item_collection_limit` is DynamoDB's 10 GB unless a test lowers it.
   static Result<std::unique_ptr<Engine>> Open(const storage::Options& options,
-                                              std::shared_ptr<const Clock> clock);
+                                              std::shared_ptr<const Clock> clock,
+                                              int64_t item_collection_limit = kMaxItemCollectionBytes);
 
   Result<v1::CreateTableResponse> CreateTable(const v1::CreateTableRequest& req);
   Result<v1::DescribeTableResponse> DescribeTable(const v1::DescribeTableRequest& req);
@@ -52,8 +54,9 @@ class Engine {
   const Clock& clock() const { return *clock_; }
 
  private:
-  Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock)
-      : storage_(std::move(storage)), clock_(std::move(clock)) {}
+  Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock,
+         int64_t item_collection_limit)
+      : storage_(std::move(storage)), clock_(std::move(clock)), catalog_(item_collection_limit) {}
 
   // The table named `name`, or DynamoDB's ResourceNotFoundException.
   Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;

@@ -59,6 +59,30 @@ Status UpdateIndexes(storage::WriteTxn& txn, const Table& table, const storage::
   return Status::Ok();
 }
 
+// The size an item adds to its item collection: the item and its entries in
+// the table's local indexes.
+int64_t CollectionShare(const Table& table, const value::AttributeMap* item) {
+  if (!item) return 0;
+  int64_t size = value::ItemSize(*item);
+  for (const Index& index : table.indexes) {
+    if (!index.global && IndexKeyOf(index, *item)) size += value::ItemSize(ProjectForIndex(table, index, *item));
+  }
+  return size;
+}
+
+// Tables with local indexes keep each item collection under DynamoDB's
+// limit; a write that would take one past it is refused.
+Status UpdateCollectionSize(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
+                            const value::AttributeMap* old_item, const value::AttributeMap* new_item) {
+  int64_t delta = CollectionShare(table, new_item) - CollectionShare(table, old_item);
+  if (delta == 0) return Status::Ok();
+  POGI_ASSIGN_OR_RETURN(int64_t size, txn.AdjustCollectionSize(table.id, key.partition, delta));
+  if (delta > 0 && size > table.item_collection_limit) {
+    return Error(ErrorCode::kItemCollectionSizeLimitExceeded, "Item collection size limit exceeded");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
@@ -68,6 +92,9 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
   if (!table.indexes.empty()) {
     POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item, index_units));
+  }
+  if (table.description.local_secondary_indexes_size() > 0) {
+    POGI_RETURN_IF_ERROR(UpdateCollectionSize(txn, table, key, old_item, new_item));
   }
   if (new_item) {
     POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, value::EncodeItem(*new_item)));

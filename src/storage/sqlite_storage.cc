@@ -19,7 +19,8 @@ namespace {
 
 // DO NOT CHANGE without a migration: the on-disk format version.
 // 2: partition hashes are mixed (format 1 was a development format).
-constexpr int64_t kFormatVersion = 2;
+// 3: item collection sizes are stored (tables with local indexes).
+constexpr int64_t kFormatVersion = 3;
 
 constexpr const char* kSchema = R"sql(
 BEGIN;
@@ -51,6 +52,11 @@ CREATE TABLE IF NOT EXISTS index_items(
   size INTEGER NOT NULL,
   item BLOB NOT NULL,
   PRIMARY KEY(index_id, hash, pk, sk, tpk, tsk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS collections(
+  table_id INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  size INTEGER NOT NULL,
+  PRIMARY KEY(table_id, pk)) WITHOUT ROWID;
 COMMIT;
 )sql";
 
@@ -219,6 +225,17 @@ class SqliteTxn final : public WriteTxn {
     return Done(st->Step(), "delete index entry");
   }
 
+  Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition, int64_t delta) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("INSERT INTO collections(table_id, pk, size) VALUES(?1, ?2, ?3) "
+                                                "ON CONFLICT(table_id, pk) DO UPDATE SET size=size+?3 RETURNING size"));
+    st->Bind(1, table_id).Bind(2, partition).Bind(3, delta);
+    if (st->Step() != SQLITE_ROW) return db_->Fail("update item collection size");
+    int64_t size = st->Int(0);
+    while (st->Step() == SQLITE_ROW) {
+    }
+    return size;
+  }
+
   Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes) override {
     POGI_ASSIGN_OR_RETURN(
         auto st,
@@ -272,6 +289,11 @@ class SqliteTxn final : public WriteTxn {
       POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM indexes WHERE table_id=?1"));
       st->Bind(1, table_id);
       POGI_RETURN_IF_ERROR(Done(st->Step(), "drop indexes"));
+    }
+    {
+      POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM collections WHERE table_id=?1"));
+      st->Bind(1, table_id);
+      POGI_RETURN_IF_ERROR(Done(st->Step(), "drop item collections"));
     }
     {
       POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM items WHERE table_id=?1"));

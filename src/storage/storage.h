@@ -113,6 +113,10 @@ class WriteTxn : public ReadTxn {
                                std::string_view bytes, int64_t size) = 0;
   virtual Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key,
                                   const EncodedKey& table_key) = 0;
+
+  // Adds `delta` to the stored size of the item collection of `partition`
+  // (tables with local indexes) and returns the new size.
+  virtual Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition, int64_t delta) = 0;
 };
 
 struct Options {

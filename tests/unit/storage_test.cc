@@ -145,7 +145,7 @@ TEST(StorageTest, NewerFormatIsRefused) {
             SQLITE_OK);
   sqlite3_close(db);
   std::string m = OpenError(Options{.data_dir = dir.path()});
-  EXPECT_NE(m.find("database format 99 is not the format this pogi reads (2)"), std::string::npos) << m;
+  EXPECT_NE(m.find("database format 99 is not the format this pogi reads (3)"), std::string::npos) << m;
 }
 
 TEST(StorageTest, FolderThatCannotBeCreatedFails) {

@@ -290,7 +290,7 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
     for (const auto& l : d.local_secondary_indexes()) {
       POGI_ASSIGN_OR_RETURN(index_ids[l.index_name()], txn.CreateIndex(id, l.index_name()));
     }
-    table = Catalog::Make(id, d, index_ids);
+    table = catalog_.Make(id, d, index_ids);
     catalog_.Put(table);  // inside the write, so the next create sees it
     return Status::Ok();
   });

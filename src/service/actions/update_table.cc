@@ -247,7 +247,7 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     for (int i = defs->size() - 1; i >= 0; --i) {
       if (!used.count((*defs)[i].attribute_name())) defs->DeleteSubrange(i, 1);
     }
-    auto updated = Catalog::Make(table->id, d, index_ids);
+    auto updated = catalog_.Make(table->id, d, index_ids);
     for (const auto& name : created) POGI_RETURN_IF_ERROR(Backfill(txn, *updated, *updated->FindIndex(name)));
     POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
     catalog_.Put(updated);  // inside the write: later writes maintain the new index

@@ -43,6 +43,15 @@ AB_KEY = "ab-put-key"
 GET_KEY = "get-key"
 QUERY_PK = "q"
 QUERY_ITEMS = 1000
+# Query scale (issue 5): the same Query page on a 10-item table and on a
+# 10,000-item partition of a 1,000,000-item table.
+QS_SMALL_TABLE = "benchs10"
+QS_BIG_TABLE = "benchsbig"
+QS_BIG_PART = 10000
+QS_PAGE = 10
+QS_CONNS = 4
+QS_SERVERS = ("pogi", "pogi-mem", "dynalite")  # peers: in-memory dynalite only
+QS_BAR = "Query page 10 vs 1 M"
 CEILING_RATES = ("ab_put_c8", "wrk_put_c8", "wrk_get_c8", "wrk_query_c8")
 CEILING_MEANS = ("ab_c1", "wrk_c1")
 
@@ -805,6 +814,230 @@ def measure_growth(spec, srv, client, w, cfg, steps):
     return steps
 
 
+# --------------------------------------------------------------------------
+# Query scale (issue 5): a Query page must be a range read over the encoded
+# sort key, so its cost must not depend on the size of the partition or of
+# the table.
+
+def qs_layout(total):
+    """Item i of the big table, 0 <= i < total: the 10,000 items of the big
+    partition are written in the middle of the fill, and its key sorts in
+    the middle of the others' (p000000.. p0NNNNN, 10 items each), so neither
+    insertion order nor key order puts it at an end of the table."""
+    others = max(0, total - QS_BIG_PART)
+    mid = others // 2
+    big_pk = f"p{(mid // 10):06d}b"
+    return mid, big_pk
+
+
+def wrk_batch_fill_script(path, headers, table, total):
+    """BatchWriteItem bodies of 25 items, item by item through the layout of
+    qs_layout; prints the marker once every item was sent. Requests built
+    after that (before wrk stops) re-put the last item (harmless)."""
+    mid, big_pk = qs_layout(total)
+    src = [f"local hdrs = {lua_headers(headers)}",
+           f"local total = {int(total)}",
+           f"local mid = {int(mid)}",
+           f"local bigpart = {int(QS_BIG_PART)}",
+           f"local bigpk = {lua_str(big_pk)}",
+           f"local head = {lua_str(json.dumps(table))}",
+           f"local pad = {lua_str('v' * 32)}",
+           "local counter = 0",
+           "local done = false",
+           "local function item(i)",
+           "  local pk, sk",
+           "  if i >= mid and i < mid + bigpart then",
+           "    pk, sk = bigpk, i - mid",
+           "  else",
+           "    local j = i",
+           "    if i >= mid + bigpart then j = i - bigpart end",
+           '    pk, sk = string.format("p%06d", math.floor(j / 10)), j % 10',
+           "  end",
+           "  return '{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"' .. pk ..",
+           "    '\"},\"sk\":{\"N\":\"' .. sk .. '\"},\"v\":{\"S\":\"' .. pad ..",
+           "    '\"}}}}'",
+           "end",
+           "request = function()",
+           "  local parts = {}",
+           "  while #parts < 25 and counter < total do",
+           "    parts[#parts + 1] = item(counter)",
+           "    counter = counter + 1",
+           "  end",
+           "  if #parts == 0 then parts[1] = item(total - 1) end",
+           "  if counter >= total and not done then",
+           "    done = true",
+           '    io.stdout:write("POGI-BENCH-DONE\\n")',
+           "    io.stdout:flush()",
+           "    wrk.thread:stop()",
+           "  end",
+           "  local body = '{\"RequestItems\":{' .. head .. ':[' ..",
+           "    table.concat(parts, ',') .. ']}}'",
+           '  return wrk.format("POST", "/", hdrs, body)',
+           "end"]
+    with open(path, "w") as f:
+        f.write("\n".join(src) + "\n")
+
+
+def qs_queries(big_pk):
+    """(shape, label, {table: request body}, expected Count)."""
+    def body(table, extra_cond, values, limit=None):
+        b = {"TableName": table,
+             "KeyConditionExpression": "pk = :p" + extra_cond,
+             "ExpressionAttributeValues": dict(
+                 {":p": {"S": big_pk}}, **values)}
+        if limit:
+            b["Limit"] = limit
+        return json.dumps(b, separators=(",", ":"))
+
+    mid = QS_BIG_PART // 2 - QS_PAGE // 2
+    rng = " AND sk BETWEEN :a AND :b"
+    return [
+        ("page", f"pk = :p, Limit {QS_PAGE}", {
+            QS_SMALL_TABLE: body(QS_SMALL_TABLE, "", {}, QS_PAGE),
+            QS_BIG_TABLE: body(QS_BIG_TABLE, "", {}, QS_PAGE)}),
+        ("between", f"pk = :p AND sk BETWEEN ({QS_PAGE} items)", {
+            QS_SMALL_TABLE: body(QS_SMALL_TABLE, rng, {
+                ":a": {"N": "0"}, ":b": {"N": str(QS_PAGE - 1)}}),
+            QS_BIG_TABLE: body(QS_BIG_TABLE, rng, {
+                ":a": {"N": str(mid)},
+                ":b": {"N": str(mid + QS_PAGE - 1)}})}),
+    ]
+
+
+def measure_query_scale(spec, cfg, workdir, res):
+    """On one fresh instance: table A (10 items, one partition) and table B
+    (cfg.qs_items items, one partition of 10,000), then the same Query
+    shapes on both, wrk -t1 -c4, alternating A B B A over the rounds so
+    drift hits both alike. Figures go to res["query_scale"]."""
+    total = cfg.qs_items
+    mid, big_pk = qs_layout(total)
+    srv = Server(spec, workdir)
+    client = Client(srv.port)
+    out = res["query_scale"] = {"items": total, "big_partition": QS_BIG_PART,
+                                "small_items": QS_PAGE, "conns": QS_CONNS,
+                                "seconds_per_run": cfg.qs_seconds,
+                                "rounds": cfg.qs_rounds}
+    try:
+        client.create_table(QS_SMALL_TABLE, [("pk", "S"), ("sk", "N")])
+        client.create_table(QS_BIG_TABLE, [("pk", "S"), ("sk", "N")])
+        client.batch_put(QS_SMALL_TABLE, [query_item(big_pk, i)
+                                          for i in range(QS_PAGE)])
+        # Fill B: wrk, BatchWriteItem of 25 over QS_CONNS keep-alive
+        # connections (bodies carry a template signature: see
+        # wrk_varying_script).
+        hostport = srv.hostport()
+        tmpl = json.dumps({"RequestItems": {QS_BIG_TABLE: [{"PutRequest": {
+            "Item": query_item("x", 0)}}]}}, separators=(",", ":"))
+        headers = sigv4.sign_request(hostport, "BatchWriteItem",
+                                     tmpl.encode())
+        fill = os.path.join(workdir, f"{spec.name}-qs-fill.lua")
+        wrk_batch_fill_script(fill, headers, QS_BIG_TABLE, total)
+        log(f"{spec.name}: query-scale fill of {total:,} items")
+        t0 = time.perf_counter()
+        c0 = srv.cpu()
+        fr = run_wrk(srv.url(), fill, cfg.qs_budget, QS_CONNS,
+                     stop_marker=True)
+        c1 = srv.cpu()
+        elapsed = time.perf_counter() - t0
+        sent = fr["requests"] * 25
+        out.update({"fill_seconds": round(elapsed, 2),
+                    "fill_items_per_s": sent / fr["seconds"],
+                    "fill_cpu_us_per_item": cpu_us(c0, c1, sent),
+                    "fill_failures": fr["failures"]})
+        if fr["failures"]:
+            raise RuntimeError(f"fill: {fr['failures']} failed "
+                               "BatchWriteItem calls")
+        # wrk does not count the calls in flight when it is stopped (at
+        # most one per connection): they are put again below.
+        if sent < total - 25 * 2 * QS_CONNS:
+            out["incomplete"] = (f"{sent:,} of {total:,} items sent in the "
+                                 f"{cfg.qs_budget:.0f} s budget")
+            raise RuntimeError(out["incomplete"])
+        # wrk builds one request before it starts (to check the script) and
+        # never sends it, and the last requests may have been in flight when
+        # wrk was stopped: put the head and the tail again (overwrites).
+        tail = list(range(0, 100)) + list(
+            range(max(100, total - 25 * 8 * QS_CONNS), total))
+
+        def item_at(i):
+            if mid <= i < mid + QS_BIG_PART:
+                return query_item(big_pk, i - mid)
+            j = i - QS_BIG_PART if i >= mid + QS_BIG_PART else i
+            return query_item(f"p{j // 10:06d}", j % 10)
+        client.batch_put(QS_BIG_TABLE, [item_at(i) for i in tail])
+        # Spot checks: both ends, both sides of the big partition, and a
+        # few in between.
+        for i in sorted({0, mid - 1, mid + QS_BIG_PART, total - 1,
+                         total // 7, total // 3, total * 5 // 6}):
+            it = item_at(i)
+            got = client.must("GetItem", {"TableName": QS_BIG_TABLE, "Key": {
+                "pk": it["pk"], "sk": it["sk"]}})
+            if got.get("Item") != it:
+                raise RuntimeError(f"item {i} of the fill is missing: {it}")
+        log(f"{spec.name}: filled {total:,} items in {elapsed:.1f} s "
+            f"({out['fill_items_per_s']:,.0f} items/s)")
+        # The big partition is whole, and every shape returns its page.
+        cnt = client.must("Query", {
+            "TableName": QS_BIG_TABLE, "KeyConditionExpression": "pk = :p",
+            "ExpressionAttributeValues": {":p": {"S": big_pk}},
+            "Select": "COUNT"})
+        if cnt.get("Count") != QS_BIG_PART:
+            raise RuntimeError(f"big partition holds {cnt.get('Count')} "
+                               f"items, not {QS_BIG_PART}")
+        queries = qs_queries(big_pk)
+        scripts = {}
+        for shape, _, bodies in queries:
+            for table, body in bodies.items():
+                got = client.must("Query", json.loads(body))
+                if got.get("Count") != QS_PAGE:
+                    raise RuntimeError(f"{shape} on {table}: Count "
+                                       f"{got.get('Count')}, not {QS_PAGE}")
+                path = os.path.join(workdir, f"{spec.name}-qs-{shape}-"
+                                    f"{table}.lua")
+                wrk_fixed_script(path, sigv4.sign_request(
+                    hostport, "Query", body.encode()), body)
+                scripts[(shape, table)] = path
+        acc = {k: {"requests": 0, "seconds": 0.0, "cpu": 0.0, "failures": 0}
+               for k in scripts}
+        for rnd in range(cfg.qs_rounds):
+            for shape, _, _ in queries:
+                order = [QS_SMALL_TABLE, QS_BIG_TABLE]
+                if rnd % 2:
+                    order.reverse()
+                for table in order:
+                    c0 = srv.cpu()
+                    wk = run_wrk(srv.url(), scripts[(shape, table)],
+                                 cfg.qs_seconds, QS_CONNS)
+                    c1 = srv.cpu()
+                    a = acc[(shape, table)]
+                    a["requests"] += wk["requests"]
+                    a["seconds"] += wk["seconds"]
+                    a["cpu"] += c1 - c0
+                    a["failures"] += wk["failures"]
+        out["rss_mb"] = srv.rss_mb()
+        for shape, label, _ in queries:
+            fig = {"query": label}
+            for table, key in ((QS_SMALL_TABLE, "small"),
+                               (QS_BIG_TABLE, "big")):
+                a = acc[(shape, table)]
+                fig[key] = {"rate": a["requests"] / a["seconds"],
+                            "calls": a["requests"],
+                            "cpu_us": cpu_us(0, a["cpu"], a["requests"]),
+                            "failures": a["failures"]}
+            fig["cpu_ratio"] = fig["big"]["cpu_us"] / fig["small"]["cpu_us"]
+            fig["rate_ratio"] = fig["big"]["rate"] / fig["small"]["rate"]
+            out[shape] = fig
+            log(f"{spec.name}: query-scale {shape}: "
+                f"{fig['small']['cpu_us']:.1f} us vs "
+                f"{fig['big']['cpu_us']:.1f} us CPU "
+                f"(x{fig['cpu_ratio']:.3f}); {fig['small']['rate']:,.0f}/s "
+                f"vs {fig['big']['rate']:,.0f}/s")
+    finally:
+        client.close()
+        srv.stop()
+    return out
+
+
 def binary_size(path, workdir):
     out = {"binary_bytes": os.path.getsize(path)}
     stripped = os.path.join(workdir, "pogi.stripped")
@@ -890,6 +1123,21 @@ def judge_bars(name, res, null):
     verdict = (False if False in oks else None if None in oks else True)
     add("growth", "put rate and Query cost within +-20 %",
         "; ".join(parts) if steps else None, verdict)
+    # Query scale (issue 5): CPU per query, 10,000-item partition of the big
+    # table over the 10-item table, each shape within +-20 %, no failures.
+    qs = res.get("query_scale") or {}
+    shapes = [qs[k] for k in ("page", "between") if k in qs]
+    value = ok = None
+    if shapes:
+        nfail = sum(f[t]["failures"] for f in shapes for t in ("small", "big"))
+        value = ", ".join(f"{k} x{qs[k]['cpu_ratio']:.2f}"
+                          for k in ("page", "between") if k in qs)
+        value += f" ({qs['items']:,} items)"
+        if nfail:
+            value += f", {nfail} FAILURES"
+        ok = (len(shapes) == 2 and not nfail
+              and all(abs(f["cpu_ratio"] - 1) <= 0.2 for f in shapes))
+    add(QS_BAR, "CPU/query big/small within +-20 %", value, ok)
     return bars
 
 
@@ -907,7 +1155,39 @@ def fmt_rate(r):
     return "-" if r is None else num_str(r) + "/s"
 
 
-def table(results, names, null_name="null"):
+def query_scale_rows(row, num, val):
+    row("Query page, 10-item table vs 10,000 of N (c=4)",
+        lambda n: "")
+    row("  items in the big table", num("{:,}", "query_scale", "items"))
+    for shape, label in (("page", f"pk = :p, Limit {QS_PAGE}"),
+                         ("between", f"+ sk BETWEEN, {QS_PAGE} items")):
+        row(f"  {label}: CPU us, 10-item",
+            num("{:.1f}", "query_scale", shape, "small", "cpu_us"))
+        row(f"  {label}: CPU us, big",
+            num("{:.1f}", "query_scale", shape, "big", "cpu_us"))
+        row("    CPU ratio big/small",
+            num("x{:.3f}", "query_scale", shape, "cpu_ratio"))
+        row("    rate 10-item", lambda n, s=shape: fmt_rate(
+            val(n, "query_scale", s, "small", "rate")))
+        row("    rate big", lambda n, s=shape: fmt_rate(
+            val(n, "query_scale", s, "big", "rate")))
+        row("    rate ratio big/small",
+            num("x{:.3f}", "query_scale", shape, "rate_ratio"))
+
+
+def format_rows(rows, names):
+    widths = [max(len(r[i]) for r in rows + [[""] + names])
+              for i in range(len(names) + 1)]
+    lines = ["  ".join(["".ljust(widths[0])]
+                       + [n.rjust(widths[i + 1]) for i, n in enumerate(names)])]
+    for r in rows:
+        lines.append("  ".join([r[0].ljust(widths[0])]
+                               + [c.rjust(widths[i + 1])
+                                  for i, c in enumerate(r[1:])]))
+    return "\n".join(lines)
+
+
+def table(results, names, null_name="null", only_query_scale=False):
     rows = []
 
     def val(name, *path):
@@ -928,6 +1208,9 @@ def table(results, names, null_name="null"):
     def opt(fmt, *path):  # blank for the ceiling itself
         return lambda n: "" if n == null_name else num(fmt, *path)(n)
 
+    if only_query_scale:
+        query_scale_rows(row, num, val)
+        return format_rows(rows, names)
     row("start-up to ready, median (ms)", num("{:.1f}", "startup_ms"))
     row("  minus null server's (ms)", opt("{:+.1f}", "startup_over_null_ms"))
     row("idle RSS 0.5 s after ready (MB)", num("{:.1f}", "idle_rss_mb"))
@@ -953,16 +1236,8 @@ def table(results, names, null_name="null"):
     row("RSS at the end (MB)", num("{:.1f}", "rss_end_mb"))
     row("binary stripped (MB)",
         num("{:.2f}", "binary_mb_stripped"))
-
-    widths = [max(len(r[i]) for r in rows + [[""] + names])
-              for i in range(len(names) + 1)]
-    lines = ["  ".join(["".ljust(widths[0])]
-                       + [n.rjust(widths[i + 1]) for i, n in enumerate(names)])]
-    for r in rows:
-        lines.append("  ".join([r[0].ljust(widths[0])]
-                               + [c.rjust(widths[i + 1])
-                                  for i, c in enumerate(r[1:])]))
-    return "\n".join(lines)
+    query_scale_rows(row, num, val)
+    return format_rows(rows, names)
 
 
 def growth_table(results, names):
@@ -989,6 +1264,39 @@ def growth_table(results, names):
                 f"{s['fill_failures'] + s['put_failures']:>8}"
                 + ("" if not s["query_failures"] else
                    f" (+{s['query_failures']} Query: figures invalid)"))
+    return "\n".join(lines)
+
+
+def query_scale_table(results, names):
+    lines = []
+    for n in names:
+        qs = results.get(n, {}).get("query_scale")
+        if not qs or "fill_seconds" not in qs:
+            continue
+        head = (f"{n}: {qs['items']:,} items filled in "
+                f"{qs['fill_seconds']:.1f} s "
+                f"({qs['fill_items_per_s']:,.0f} items/s, "
+                f"{qs['fill_cpu_us_per_item']:.1f} us CPU/item, "
+                f"BatchWriteItem of 25 over {qs['conns']} connections)")
+        if "rss_mb" in qs:
+            head += f", RSS {qs['rss_mb']:.0f} MB"
+        lines.append(head)
+        if "page" not in qs:
+            continue
+        lines.append(f"  {'query':<34} {'10-item CPU':>11} {'rate':>9}  "
+                     f"{'big CPU':>9} {'rate':>9}  {'CPU ratio':>9} "
+                     f"{'rate ratio':>10}  failures")
+        for shape in ("page", "between"):
+            f = qs.get(shape)
+            if not f:
+                continue
+            lines.append(
+                f"  {f['query']:<34} {f['small']['cpu_us']:>8.1f} us "
+                f"{fmt_rate(f['small']['rate']):>9}  "
+                f"{f['big']['cpu_us']:>6.1f} us {fmt_rate(f['big']['rate']):>9}"
+                f"  {'x%.3f' % f['cpu_ratio']:>9} "
+                f"{'x%.3f' % f['rate_ratio']:>10}  "
+                f"{f['small']['failures'] + f['big']['failures']:>8}")
     return "\n".join(lines)
 
 
@@ -1026,6 +1334,12 @@ class Config:
         if top >= 1000:
             sizes.append(top)
         self.growth_sizes = sizes
+        self.qs_items = (args.query_scale_items
+                         if args.query_scale_items is not None
+                         else 100000 if q else 1000000)
+        self.qs_seconds = 1 if q else 3
+        self.qs_rounds = 2
+        self.qs_budget = args.query_scale_budget
 
 
 def ceiling_of(r):
@@ -1075,10 +1389,23 @@ def main():
                     help="where the fresh data folders go (default: the "
                     "system's temporary directory; put it on the disk you "
                     "want the durable figures for)")
+    ap.add_argument("--only", choices=["query-scale"],
+                    help="run only this stage: query-scale (issue 5: a "
+                    "Query page on a 10-item table vs a 10,000-item "
+                    "partition of a 1 M table)")
+    ap.add_argument("--query-scale-items", type=int, metavar="N",
+                    help="items in the big table of the query-scale stage "
+                    "(default 1000000; 100000 with --quick; 0 skips)")
+    ap.add_argument("--query-scale-budget", type=float, default=300.0,
+                    metavar="SECONDS",
+                    help="longest the query-scale fill may take "
+                    "(default 300)")
     ap.add_argument("--servers", metavar="A,B",
                     help="only these servers (null always runs): pogi, "
                     "pogi-mem, dynalite, dynalite-path, moto")
     args = ap.parse_args()
+    if args.query_scale_items and args.query_scale_items < 2 * QS_BIG_PART:
+        ap.error(f"--query-scale-items: at least {2 * QS_BIG_PART} (or 0)")
     cfg = Config(args)
 
     started = time.time()
@@ -1091,44 +1418,65 @@ def main():
     workdir = tempfile.mkdtemp(prefix="pogi-bench-", dir=args.workdir)
     load_before = os.getloadavg()
     results = {s.name: {"note": s.note} for s in specs}
+    qs_specs = [s for s in specs if s.name in QS_SERVERS] \
+        if cfg.qs_items else []
+    if args.only == "query-scale":
+        if not cfg.qs_items:
+            sys.exit("bench: --only query-scale with --query-scale-items 0")
+        names = [s.name for s in qs_specs]
+    ceiling = {}
     try:
-        log(f"servers: {', '.join(names)}; start-up x{cfg.startup_runs}")
-        starts, rss, failed = measure_startups(specs, cfg.startup_runs,
-                                               workdir)
-        for name, why in failed.items():
-            results[name]["error"] = why
-            notes.append(f"{name}: {why}")
-        specs = [s for s in specs if s.name not in failed]
-        for s in specs:
-            r = results[s.name]
-            r["startup_ms"] = statistics.median(starts[s.name])
-            r["startup_runs_ms"] = [round(x, 2) for x in starts[s.name]]
-            r["idle_rss_mb"] = statistics.median(rss[s.name])
-        # The ceiling is measured again right before each server, so a
-        # server is compared with the generator's ceiling of the same minutes
-        # (another job on the machine moves both alike). The null column shows
-        # the median of those measurements.
-        null_spec = specs[0]
-        ceilings = []
-        ceiling = {}
-        for s in specs[1:] or [None]:
-            log("null: load runs (ceiling)")
-            r = measure_load(null_spec, cfg, workdir, {}, {})
-            ceilings.append(r)
-            ceiling = ceiling_of(r)
-            if s is None:
-                break
-            log(f"{s.name}: load runs")
+        if not args.only:
+            log(f"servers: {', '.join(names)}; start-up x{cfg.startup_runs}")
+            starts, rss, failed = measure_startups(specs, cfg.startup_runs,
+                                                   workdir)
+            for name, why in failed.items():
+                results[name]["error"] = why
+                notes.append(f"{name}: {why}")
+            specs = [s for s in specs if s.name not in failed]
+            for s in specs:
+                r = results[s.name]
+                r["startup_ms"] = statistics.median(starts[s.name])
+                r["startup_runs_ms"] = [round(x, 2) for x in starts[s.name]]
+                r["idle_rss_mb"] = statistics.median(rss[s.name])
+            # The ceiling is measured again right before each server, so a
+            # server is compared with the generator's ceiling of the same
+            # minutes (another job on the machine moves both alike). The null
+            # column shows the median of those measurements.
+            null_spec = specs[0]
+            ceilings = []
+            ceiling = {}
+            for s in specs[1:] or [None]:
+                log("null: load runs (ceiling)")
+                r = measure_load(null_spec, cfg, workdir, {}, {})
+                ceilings.append(r)
+                ceiling = ceiling_of(r)
+                if s is None:
+                    break
+                log(f"{s.name}: load runs")
+                try:
+                    results[s.name]["ceiling_used"] = ceiling
+                    measure_load(s, cfg, workdir, ceiling, results[s.name])
+                except Exception as e:  # one broken server: the run goes on
+                    results[s.name]["error"] = str(e)
+                    notes.append(f"{s.name}: {e}")
+                    log(f"{s.name} failed: {e}")
+            results["null"].update(median_results(ceilings))
+            results["null"]["ceiling_runs"] = [ceiling_of(r)
+                                               for r in ceilings]
+            ceiling = ceiling_of(results["null"])
+        # Query scale (issue 5): its own fresh instance per server.
+        failed_now = set(results) - {s.name for s in specs}
+        for s in qs_specs:
+            if s.name in failed_now:
+                continue
+            log(f"{s.name}: query-scale ({cfg.qs_items:,} items)")
             try:
-                results[s.name]["ceiling_used"] = ceiling
-                measure_load(s, cfg, workdir, ceiling, results[s.name])
-            except Exception as e:  # one broken server must not end the run
-                results[s.name]["error"] = str(e)
-                notes.append(f"{s.name}: {e}")
-                log(f"{s.name} failed: {e}")
-        results["null"].update(median_results(ceilings))
-        results["null"]["ceiling_runs"] = [ceiling_of(r) for r in ceilings]
-        ceiling = ceiling_of(results["null"])
+                measure_query_scale(s, cfg, workdir, results[s.name])
+            except Exception as e:
+                results[s.name].setdefault("errors", {})["query_scale"] = \
+                    str(e)[:300]
+                log(f"{s.name}: query-scale failed: {e}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -1144,6 +1492,9 @@ def main():
             r["binary_mb_stripped"] = r["binary_bytes_stripped"] / 2**20
     all_bars = {s.name: judge_bars(s.name, results[s.name], null)
                 for s in specs if s.binary}
+    if args.only:  # only the bar this stage measures
+        all_bars = {n: [b for b in bars if b["figure"].startswith(QS_BAR)]
+                    for n, bars in all_bars.items()}
 
     out = {
         "bench": "pogi", "version": 1,
@@ -1164,19 +1515,29 @@ def main():
           f"{os.cpu_count()} CPUs, load {load_before[0]:.2f} -> "
           f"{out['machine']['loadavg_after'][0]:.2f}, "
           f"{out['seconds']:.0f} s")
-    print("ceiling = the null column: the same generator and requests "
-          "against a do-nothing server.")
+    if not args.only:
+        print("ceiling = the null column: the same generator and requests "
+              "against a do-nothing server.")
     print()
-    print(table(results, names))
+    print(table(results, names, only_query_scale=bool(args.only)))
     g = growth_table(results, names)
     if g:
         print()
         print("growth (PutItem c=8 over random existing keys and the "
               "1,000-item Query, at each table size):")
         print(g)
+    q = query_scale_table(results, names)
+    if q:
+        print()
+        print("query scale (issue 5): the same Query on a 10-item table and "
+              f"on the {QS_BIG_PART:,}-item partition of the big table,")
+        print(f"wrk -t1 -c{QS_CONNS}, {cfg.qs_rounds} rounds of "
+              f"{cfg.qs_seconds} s per query and table, alternating; "
+              "server CPU per query from /proc:")
+        print(q)
     if all_bars:
         print()
-        print("bars (issue 3):")
+        print("bars (issues 3 and 5):")
         print(bars_table(all_bars))
     if notes:
         print()

@@ -985,13 +985,14 @@ def measure_query_scale(spec, cfg, workdir, res):
             raise RuntimeError(f"big partition holds {cnt.get('Count')} "
                                f"items, not {QS_BIG_PART}")
         queries = qs_queries(big_pk)
-        scripts = {}
+        scripts, leks = {}, {}
         for shape, _, bodies in queries:
             for table, body in bodies.items():
                 got = client.must("Query", json.loads(body))
                 if got.get("Count") != QS_PAGE:
                     raise RuntimeError(f"{shape} on {table}: Count "
                                        f"{got.get('Count')}, not {QS_PAGE}")
+                leks[(shape, table)] = "LastEvaluatedKey" in got
                 path = os.path.join(workdir, f"{spec.name}-qs-{shape}-"
                                     f"{table}.lua")
                 wrk_fixed_script(path, sigv4.sign_request(
@@ -1023,7 +1024,8 @@ def measure_query_scale(spec, cfg, workdir, res):
                 fig[key] = {"rate": a["requests"] / a["seconds"],
                             "calls": a["requests"],
                             "cpu_us": cpu_us(0, a["cpu"], a["requests"]),
-                            "failures": a["failures"]}
+                            "failures": a["failures"],
+                            "last_evaluated_key": leks[(shape, table)]}
             fig["cpu_ratio"] = fig["big"]["cpu_us"] / fig["small"]["cpu_us"]
             fig["rate_ratio"] = fig["big"]["rate"] / fig["small"]["rate"]
             out[shape] = fig

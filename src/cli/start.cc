@@ -33,7 +33,8 @@ int Start(const std::vector<std::string>& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "item-collection-limit"}, {"in-memory", "fsync"});
+  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "item-collection-limit"},
+              {"in-memory", "fsync"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");

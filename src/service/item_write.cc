@@ -65,7 +65,8 @@ int64_t CollectionShare(const Table& table, const value::AttributeMap* item) {
   if (!item) return 0;
   int64_t size = value::ItemSize(*item);
   for (const Index& index : table.indexes) {
-    if (!index.global && IndexKeyOf(index, *item)) size += value::ItemSize(ProjectForIndex(table, index, *item));
+    if (!index.global && IndexKeyOf(index, *item))
+      size += value::ItemSize(ProjectForIndex(table, index, *item));
   }
   return size;
 }
@@ -96,13 +97,13 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   if (table.description.local_secondary_indexes_size() > 0) {
     POGI_RETURN_IF_ERROR(UpdateCollectionSize(txn, table, key, old_item, new_item));
   }
+  int64_t old_size = old_item ? value::ItemSize(*old_item) : 0;
+  int64_t new_size = new_item ? value::ItemSize(*new_item) : 0;
   if (new_item) {
-    POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, value::EncodeItem(*new_item)));
+    POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, value::EncodeItem(*new_item), new_size));
   } else {
     POGI_RETURN_IF_ERROR(txn.DeleteItem(table.id, key));
   }
-  int64_t old_size = old_item ? value::ItemSize(*old_item) : 0;
-  int64_t new_size = new_item ? value::ItemSize(*new_item) : 0;
   int64_t count_delta = (new_item ? 1 : 0) - (old_item ? 1 : 0);
   return txn.AdjustCounters(table.id, count_delta, new_size - old_size);
 }

@@ -13,6 +13,7 @@
 
 #include "storage/sqlite_db.h"
 #include "storage/storage.h"
+#include "storage/table_counters.h"
 
 namespace pogi::storage {
 namespace {
@@ -20,7 +21,9 @@ namespace {
 // DO NOT CHANGE without a migration: the on-disk format version.
 // 2: partition hashes are mixed (format 1 was a development format).
 // 3: item collection sizes are stored (tables with local indexes).
-constexpr int64_t kFormatVersion = 3;
+// 4: items store their size; table counters live in memory (see
+//    table_counters.h) and meta 'clean' says whether the catalog's are exact.
+constexpr int64_t kFormatVersion = 4;
 
 constexpr const char* kSchema = R"sql(
 BEGIN;
@@ -36,6 +39,7 @@ CREATE TABLE IF NOT EXISTS items(
   hash INTEGER NOT NULL,
   pk BLOB NOT NULL,
   sk BLOB NOT NULL,
+  size INTEGER NOT NULL,
   item BLOB NOT NULL,
   PRIMARY KEY(table_id, hash, pk, sk)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS indexes(
@@ -71,7 +75,12 @@ const std::string& MaxKey() {
 // exclusively for the transaction's life.
 class SqliteTxn final : public WriteTxn {
  public:
-  explicit SqliteTxn(Db* db) : db_(db) {}
+  // `counters` are the committed counts; `earlier` the changes of earlier
+  // writes of the same transaction (may be null); this write's own go to
+  // `changes` (null for a read-only transaction).
+  SqliteTxn(Db* db, const TableCounters* counters, const CountChanges* earlier = nullptr,
+            CountChanges* changes = nullptr)
+      : db_(db), counters_(counters), earlier_(earlier), changes_(changes) {}
 
   Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) override {
     POGI_ASSIGN_OR_RETURN(
@@ -84,14 +93,19 @@ class SqliteTxn final : public WriteTxn {
   }
 
   Result<std::optional<TableRecord>> GetTable(int64_t table_id) override {
-    POGI_ASSIGN_OR_RETURN(
-        auto st, db_->Prepare("SELECT name, description, item_count, size_bytes FROM catalog WHERE id=?1"));
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("SELECT name, description FROM catalog WHERE id=?1"));
     st->Bind(1, table_id);
     int rc = st->Step();
     if (rc == SQLITE_DONE) return std::optional<TableRecord>();
     if (rc != SQLITE_ROW) return db_->Fail("read catalog");
-    return std::optional<TableRecord>(
-        TableRecord{table_id, st->Blob(0), st->Blob(1), st->Int(2), st->Int(3)});
+    Count c = counters_->Get(table_id);
+    for (const CountChanges* pending : {earlier_, static_cast<const CountChanges*>(changes_)}) {
+      if (!pending) continue;
+      Count d = pending->DeltaOf(table_id);
+      c.items += d.items;
+      c.bytes += d.bytes;
+    }
+    return std::optional<TableRecord>(TableRecord{table_id, st->Blob(0), st->Blob(1), c.items, c.bytes});
   }
 
   Status ReadRange(const RangeRead& r, const std::function<bool(const Row&)>& visit) override {
@@ -226,8 +240,9 @@ class SqliteTxn final : public WriteTxn {
   }
 
   Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition, int64_t delta) override {
-    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("INSERT INTO collections(table_id, pk, size) VALUES(?1, ?2, ?3) "
-                                                "ON CONFLICT(table_id, pk) DO UPDATE SET size=size+?3 RETURNING size"));
+    POGI_ASSIGN_OR_RETURN(
+        auto st, db_->Prepare("INSERT INTO collections(table_id, pk, size) VALUES(?1, ?2, ?3) "
+                              "ON CONFLICT(table_id, pk) DO UPDATE SET size=size+?3 RETURNING size"));
     st->Bind(1, table_id).Bind(2, partition).Bind(3, delta);
     if (st->Step() != SQLITE_ROW) return db_->Fail("update item collection size");
     int64_t size = st->Int(0);
@@ -236,15 +251,17 @@ class SqliteTxn final : public WriteTxn {
     return size;
   }
 
-  Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes) override {
+  Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes, int64_t size) override {
     POGI_ASSIGN_OR_RETURN(
         auto st,
-        db_->Prepare("INSERT OR REPLACE INTO items(table_id, hash, pk, sk, item) VALUES(?1,?2,?3,?4,?5)"));
+        db_->Prepare(
+            "INSERT OR REPLACE INTO items(table_id, hash, pk, sk, size, item) VALUES(?1,?2,?3,?4,?5,?6)"));
     st->Bind(1, table_id)
         .Bind(2, PartitionHash(key.partition))
         .Bind(3, key.partition)
         .Bind(4, key.sort)
-        .Bind(5, bytes);
+        .Bind(5, size)
+        .Bind(6, bytes);
     return Done(st->Step(), "write item");
   }
 
@@ -256,11 +273,9 @@ class SqliteTxn final : public WriteTxn {
   }
 
   Status AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) override {
-    POGI_ASSIGN_OR_RETURN(
-        auto st,
-        db_->Prepare("UPDATE catalog SET item_count=item_count+?2, size_bytes=size_bytes+?3 WHERE id=?1"));
-    st->Bind(1, table_id).Bind(2, items).Bind(3, bytes);
-    return Done(st->Step(), "update counters");
+    if (!changes_) return Error::Internal("counters changed outside a write");
+    changes_->Add(table_id, items, bytes);
+    return Status::Ok();
   }
 
   Result<int64_t> CreateTable(const TableRecord& record) override {
@@ -302,6 +317,7 @@ class SqliteTxn final : public WriteTxn {
     }
     POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM catalog WHERE id=?1"));
     st->Bind(1, table_id);
+    if (changes_) changes_->dropped.insert(table_id);
     return Done(st->Step(), "drop table");
   }
 
@@ -311,6 +327,9 @@ class SqliteTxn final : public WriteTxn {
     return db_->Fail(what);
   }
   Db* db_;
+  const TableCounters* counters_;
+  const CountChanges* earlier_;
+  CountChanges* changes_;
 };
 
 class SqliteStorage final : public Storage {
@@ -318,24 +337,52 @@ class SqliteStorage final : public Storage {
   SqliteStorage(std::unique_ptr<Db> writer, std::string path, bool in_memory)
       : writer_(std::move(writer)), path_(std::move(path)), in_memory_(in_memory) {}
 
+  // Writes the counters back and marks the catalog's counters exact.
+  ~SqliteStorage() override {
+    if (in_memory_) return;
+    std::lock_guard lock(writer_mu_);
+    if (!writer_->Run("BEGIN IMMEDIATE").ok()) return;
+    for (const auto& [id, c] : counters_.All()) {
+      auto st = writer_->Prepare("UPDATE catalog SET item_count=?2, size_bytes=?3 WHERE id=?1");
+      if (!st.ok()) break;
+      (*st)->Bind(1, id).Bind(2, c.items).Bind(3, c.bytes);
+      (*st)->Step();
+    }
+    (void)writer_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 1)");
+    (void)writer_->Run("COMMIT");
+  }
+
+  // Loads the counters: from the catalog after a clean close, else counted
+  // from the items. Then marks the database in use until the next close.
+  Status LoadCounters() {
+    std::lock_guard lock(writer_mu_);
+    POGI_ASSIGN_OR_RETURN(auto clean, writer_->Prepare("SELECT value FROM meta WHERE key='clean'"));
+    bool was_clean = clean->Step() == SQLITE_ROW && clean->Int(0) == 1;
+    const char* sql = was_clean ? "SELECT id, item_count, size_bytes FROM catalog"
+                                : "SELECT c.id, COUNT(i.table_id), COALESCE(SUM(i.size), 0) FROM catalog c "
+                                  "LEFT JOIN items i ON i.table_id = c.id GROUP BY c.id";
+    POGI_ASSIGN_OR_RETURN(auto st, writer_->Prepare(sql));
+    int rc;
+    while ((rc = st->Step()) == SQLITE_ROW) counters_.Set(st->Int(0), {st->Int(1), st->Int(2)});
+    if (rc != SQLITE_DONE) return writer_->Fail("load counters");
+    if (in_memory_) return Status::Ok();
+    return writer_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)");
+  }
+
   Result<std::vector<TableRecord>> ListTables() override {
     std::lock_guard lock(writer_mu_);
-    POGI_ASSIGN_OR_RETURN(
-        auto st,
-        writer_->Prepare("SELECT id, name, description, item_count, size_bytes FROM catalog ORDER BY name"));
+    POGI_ASSIGN_OR_RETURN(auto st,
+                          writer_->Prepare("SELECT id, name, description FROM catalog ORDER BY name"));
     std::vector<TableRecord> out;
     int rc;
     while ((rc = st->Step()) == SQLITE_ROW) {
-      out.push_back({st->Int(0), st->Blob(1), st->Blob(2), st->Int(3), st->Int(4)});
+      Count c = counters_.Get(st->Int(0));
+      out.push_back({st->Int(0), st->Blob(1), st->Blob(2), c.items, c.bytes});
     }
     if (rc != SQLITE_DONE) return writer_->Fail("list tables");
     return out;
   }
 
-  // Group commit: concurrent writers queue up; the writer at the front runs
-  // the whole queue in one SQLite transaction, each write inside its own
-  // savepoint (so one failing write rolls back alone), commits once, and
-  // wakes the others. One commit then pays for many writes.
   Result<std::vector<IndexRecord>> ListIndexes() override {
     std::lock_guard lock(writer_mu_);
     POGI_ASSIGN_OR_RETURN(auto st, writer_->Prepare("SELECT id, table_id, name FROM indexes ORDER BY id"));
@@ -346,6 +393,10 @@ class SqliteStorage final : public Storage {
     return out;
   }
 
+  // Group commit: concurrent writers queue up; the writer at the front runs
+  // the whole queue in one SQLite transaction, each write inside its own
+  // savepoint (so one failing write rolls back alone), commits once, and
+  // wakes the others. One commit then pays for many writes.
   Status Write(const std::function<Status(WriteTxn&)>& fn) override {
     PendingWrite w(&fn);
     std::unique_lock lock(queue_mu_);
@@ -370,13 +421,13 @@ class SqliteStorage final : public Storage {
     // An in-memory database has one connection: reads share the writer's.
     if (in_memory_) {
       std::lock_guard lock(writer_mu_);
-      SqliteTxn txn(writer_.get());
+      SqliteTxn txn(writer_.get(), &counters_);
       return fn(txn);
     }
     POGI_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, AcquireReader());
     Status s = db->Run("BEGIN");
     if (s.ok()) {
-      SqliteTxn txn(db.get());
+      SqliteTxn txn(db.get(), &counters_);
       s = fn(txn);
       (void)db->Run("COMMIT");
     }
@@ -401,14 +452,17 @@ class SqliteStorage final : public Storage {
       for (PendingWrite* p : batch) p->status = s;
       return;
     }
-    SqliteTxn txn(&db);
+    CountChanges committed;  // of the writes that succeeded so far
     for (PendingWrite* p : batch) {
+      CountChanges mine;
+      SqliteTxn txn(&db, &counters_, &committed, &mine);
       Status s = db.Run("SAVEPOINT w");
       if (s.ok()) {
         s = (*p->fn)(txn);
         if (!s.ok()) (void)db.Run("ROLLBACK TO w");
         (void)db.Run("RELEASE w");
       }
+      if (s.ok()) committed.Merge(mine);
       p->status = std::move(s);
     }
     if (Status c = db.Run("COMMIT"); !c.ok()) {
@@ -416,7 +470,9 @@ class SqliteStorage final : public Storage {
       for (PendingWrite* p : batch) {
         if (p->status.ok()) p->status = c;
       }
+      return;
     }
+    counters_.Apply(committed);
   }
 
   Result<std::unique_ptr<Db>> AcquireReader() {
@@ -438,6 +494,7 @@ class SqliteStorage final : public Storage {
 
   std::mutex queue_mu_;
   std::deque<PendingWrite*> queue_;
+  TableCounters counters_;
   std::mutex writer_mu_;  // the writer connection
   std::unique_ptr<Db> writer_;
   std::mutex readers_mu_;
@@ -516,7 +573,9 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
                                                        : "PRAGMA synchronous=NORMAL;";
   if (Status s = db->Exec(durability); !s.ok()) return fail(s.error());
   if (Status s = CheckFormat(*db); !s.ok()) return fail(s.error());
-  return std::unique_ptr<Storage>(new SqliteStorage(std::move(db), path, options.in_memory));
+  auto storage = std::make_unique<SqliteStorage>(std::move(db), path, options.in_memory);
+  if (Status s = storage->LoadCounters(); !s.ok()) return fail(s.error());
+  return std::unique_ptr<Storage>(std::move(storage));
 }
 
 }  // namespace pogi::storage

@@ -93,8 +93,9 @@ class ReadTxn {
 // An atomic write transaction. Valid only inside Storage::Write.
 class WriteTxn : public ReadTxn {
  public:
-  // Inserts or replaces the item stored under `key`.
-  virtual Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes) = 0;
+  // Inserts or replaces the item stored under `key`; `size` is its DynamoDB
+  // size (kept so that counters can be counted again after a crash).
+  virtual Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes, int64_t size) = 0;
   virtual Status DeleteItem(int64_t table_id, const EncodedKey& key) = 0;
   // Adds to a table's live item count and size.
   virtual Status AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) = 0;
@@ -116,7 +117,8 @@ class WriteTxn : public ReadTxn {
 
   // Adds `delta` to the stored size of the item collection of `partition`
   // (tables with local indexes) and returns the new size.
-  virtual Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition, int64_t delta) = 0;
+  virtual Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition,
+                                               int64_t delta) = 0;
 };
 
 struct Options {

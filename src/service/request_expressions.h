@@ -48,11 +48,7 @@ void SetSubstitutions(ExpressionParams& p, const Request& req) {
   }
 }
 
-// Null when the map is empty (the proto cannot tell absent from empty).
-template <typename Map>
-const Map* IfPresent(const Map& m) {
-  return m.empty() ? nullptr : &m;
-}
+// The string member when the request has it, else null.
 inline const std::string* IfPresent(bool has, const std::string& s) { return has ? &s : nullptr; }
 
 // The write's condition: the ConditionExpression, else the legacy Expected

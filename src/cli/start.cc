@@ -33,8 +33,9 @@ int Start(const std::vector<std::string>& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "item-collection-limit"},
-              {"in-memory", "fsync"});
+  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "item-collection-limit", "access-key-id",
+               "secret-access-key"},
+              {"in-memory", "fsync", "check-signatures"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
@@ -68,7 +69,13 @@ int Start(const std::vector<std::string>& args) {
   if (!engine.ok()) return Fail(engine.error().message());
 
   int threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
-  auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads);
+  std::optional<gateway::Credentials> credentials;
+  if (flags.Has("check-signatures")) {
+    // The defaults are what `pogi env` exports.
+    credentials = gateway::Credentials{flags.Get("access-key-id").value_or("pogi"),
+                                       flags.Get("secret-access-key").value_or("pogi")};
+  }
+  auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials);
   if (!http.ok()) return Fail(http.error().message());
   gateway::HttpServer* http_server = http->get();
 

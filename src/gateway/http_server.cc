@@ -50,6 +50,7 @@ std::string RequestId() {
 
 struct Shared {
   service::Engine& engine;
+  std::optional<Credentials> credentials;  // set: signatures are checked
   std::atomic<int> in_flight{0};
   std::atomic<bool> stopping{false};
 };
@@ -94,6 +95,17 @@ class Session : public std::enable_shared_from_this<Session> {
         Header(req, http::field::content_type),
         req.body(),
     };
+    if (shared_.credentials) {
+      SignedRequest signed_req{api.method, api.target, {}, api.body};
+      for (const auto& field : req) {
+        signed_req.headers.emplace_back(
+            std::string_view(field.name_string().data(), field.name_string().size()),
+            std::string_view(field.value().data(), field.value().size()));
+      }
+      if (Status s = VerifySignature(signed_req, *shared_.credentials); !s.ok()) {
+        return Reply(ErrorResponse(s.error()), req.version());
+      }
+    }
     ApiResponse resp = HandleRequest(shared_.engine, api);
     Reply(std::move(resp), req.version());
   }
@@ -148,7 +160,8 @@ class Session : public std::enable_shared_from_this<Session> {
 // the first context and deals connections out in turn.
 class BeastServer final : public HttpServer {
  public:
-  BeastServer(service::Engine& engine, int threads) : shared_{engine} {
+  BeastServer(service::Engine& engine, int threads, std::optional<Credentials> credentials)
+      : shared_{engine, std::move(credentials)} {
     for (int i = 0; i < threads; ++i) contexts_.push_back(std::make_unique<asio::io_context>(1));
     acceptor_.emplace(*contexts_[0]);
   }
@@ -226,8 +239,9 @@ class BeastServer final : public HttpServer {
 }  // namespace
 
 Result<std::unique_ptr<HttpServer>> HttpServer::Bind(service::Engine& engine, const std::string& host,
-                                                     uint16_t port, int threads) {
-  auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads);
+                                                     uint16_t port, int threads,
+                                                     std::optional<Credentials> credentials) {
+  auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads, std::move(credentials));
   POGI_RETURN_IF_ERROR(server->Listen(host, port));
   return std::unique_ptr<HttpServer>(std::move(server));
 }

@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/result.h"
+#include "gateway/sigv4.h"
 #include "service/engine.h"
 
 namespace pogi::gateway {
@@ -16,8 +18,10 @@ namespace pogi::gateway {
 class HttpServer {
  public:
   // Binds host:port (port 0 picks a free one). Does not serve until Run().
+  // With `credentials`, every request must be SigV4-signed with them.
   static Result<std::unique_ptr<HttpServer>> Bind(service::Engine& engine, const std::string& host,
-                                                  uint16_t port, int threads);
+                                                  uint16_t port, int threads,
+                                                  std::optional<Credentials> credentials = std::nullopt);
   virtual ~HttpServer() = default;
 
   virtual uint16_t port() const = 0;

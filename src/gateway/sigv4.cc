@@ -1,0 +1,161 @@
+// SigV4: rebuild the canonical request and the string to sign from what was
+// received, derive the signing key from the secret, compare signatures.
+#include "gateway/sigv4.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+#include <algorithm>
+#include <map>
+
+namespace pogi::gateway {
+namespace {
+
+std::string Hex(const unsigned char* data, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (size_t i = 0; i < n; ++i) {
+    out.push_back(kDigits[data[i] >> 4]);
+    out.push_back(kDigits[data[i] & 15]);
+  }
+  return out;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Header values are trimmed and inner runs of spaces collapsed.
+std::string CanonicalValue(std::string_view v) {
+  std::string out;
+  bool space = false;
+  for (char c : v) {
+    if (c == ' ' || c == '\t') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(' ');
+    space = false;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// "k1=v1, k2=v2" after the algorithm name.
+std::map<std::string, std::string> AuthorizationFields(std::string_view rest) {
+  std::map<std::string, std::string> fields;
+  size_t pos = 0;
+  while (pos < rest.size()) {
+    size_t comma = rest.find(',', pos);
+    std::string_view part =
+        rest.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+    size_t eq = part.find('=');
+    if (eq != std::string_view::npos)
+      fields[std::string(part.substr(0, eq))] = std::string(part.substr(eq + 1));
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return fields;
+}
+
+Error Incomplete(const std::string& what) { return Error(ErrorCode::kIncompleteSignature, what); }
+
+}  // namespace
+
+std::string Sha256Hex(std::string_view data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return Hex(digest, sizeof digest);
+}
+
+std::string HmacSha256(std::string_view key, std::string_view data) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
+  return std::string(reinterpret_cast<char*>(out), len);
+}
+
+Status VerifySignature(const SignedRequest& req, const Credentials& creds) {
+  std::map<std::string, std::string> headers;  // lower-case name -> value
+  for (const auto& [name, value] : req.headers) headers[Lower(name)] = std::string(value);
+  auto auth = headers.find("authorization");
+  if (auth == headers.end()) {
+    return Error(ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token");
+  }
+  constexpr std::string_view kAlgorithm = "AWS4-HMAC-SHA256 ";
+  if (!std::string_view(auth->second).starts_with(kAlgorithm)) {
+    return Incomplete(
+        "Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters. "
+        "Authorization=" +
+        auth->second);
+  }
+  auto fields = AuthorizationFields(std::string_view(auth->second).substr(kAlgorithm.size()));
+  if (!fields.count("Credential") || !fields.count("SignedHeaders") || !fields.count("Signature")) {
+    return Incomplete(
+        "Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters. "
+        "Authorization=" +
+        auth->second);
+  }
+  // Credential=AKID/date/region/service/aws4_request
+  const std::string& credential = fields["Credential"];
+  size_t slash = credential.find('/');
+  if (slash == std::string::npos) return Incomplete("Credential should be scoped to a valid region.");
+  std::string access_key = credential.substr(0, slash);
+  std::string scope = credential.substr(slash + 1);
+  std::vector<std::string> parts;
+  for (size_t p = 0; p <= scope.size();) {
+    size_t q = scope.find('/', p);
+    parts.push_back(scope.substr(p, q == std::string::npos ? std::string::npos : q - p));
+    if (q == std::string::npos) break;
+    p = q + 1;
+  }
+  if (parts.size() != 4 || parts[3] != "aws4_request") {
+    return Incomplete("Credential should be scoped correctly.");
+  }
+  if (access_key != creds.access_key_id) {
+    return Error(ErrorCode::kUnrecognizedClient, "The security token included in the request is invalid.");
+  }
+  auto date = headers.find("x-amz-date");
+  if (date == headers.end()) {
+    return Incomplete("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
+  }
+
+  std::string canonical =
+      std::string(req.method) + "\n" + std::string(req.path.empty() ? "/" : req.path) + "\n\n";
+  const std::string& signed_headers = fields["SignedHeaders"];
+  for (size_t p = 0; p <= signed_headers.size();) {
+    size_t q = signed_headers.find(';', p);
+    std::string name = signed_headers.substr(p, q == std::string::npos ? std::string::npos : q - p);
+    auto it = headers.find(name);
+    canonical += name + ":" + (it == headers.end() ? std::string() : CanonicalValue(it->second)) + "\n";
+    if (q == std::string::npos) break;
+    p = q + 1;
+  }
+  auto payload_hash = headers.find("x-amz-content-sha256");
+  canonical += "\n" + signed_headers + "\n" +
+               (payload_hash != headers.end() ? payload_hash->second : Sha256Hex(req.body));
+  std::string to_sign = "AWS4-HMAC-SHA256\n" + date->second + "\n" + scope + "\n" + Sha256Hex(canonical);
+  std::string key = HmacSha256("AWS4" + creds.secret_access_key, parts[0]);
+  key = HmacSha256(key, parts[1]);
+  key = HmacSha256(key, parts[2]);
+  key = HmacSha256(key, "aws4_request");
+  std::string raw = HmacSha256(key, to_sign);
+  std::string expected = Hex(reinterpret_cast<const unsigned char*>(raw.data()), raw.size());
+  const std::string& given = fields["Signature"];
+  if (given.size() != expected.size() || CRYPTO_memcmp(given.data(), expected.data(), given.size()) != 0) {
+    return Error(
+        ErrorCode::kInvalidSignature,
+        "The request signature we calculated does not match the signature you provided. Check your AWS "
+        "Secret Access Key and signing method. Consult the service documentation for details.");
+  }
+  return Status::Ok();
+}
+
+}  // namespace pogi::gateway

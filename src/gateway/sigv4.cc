@@ -2,27 +2,13 @@
 // received, derive the signing key from the secret, compare signatures.
 #include "gateway/sigv4.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
-
 #include <algorithm>
 #include <map>
 
+#include "common/sha256.h"
+
 namespace pogi::gateway {
 namespace {
-
-std::string Hex(const unsigned char* data, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(n * 2);
-  for (size_t i = 0; i < n; ++i) {
-    out.push_back(kDigits[data[i] >> 4]);
-    out.push_back(kDigits[data[i] & 15]);
-  }
-  return out;
-}
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -69,17 +55,16 @@ Error Incomplete(const std::string& what) { return Error(ErrorCode::kIncompleteS
 }  // namespace
 
 std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  return Hex(digest, sizeof digest);
+  auto digest = Sha256(data);
+  return ToHex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
 }
 
-std::string HmacSha256(std::string_view key, std::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
-  return std::string(reinterpret_cast<char*>(out), len);
+// Compares without stopping at the first difference (no timing oracle).
+static bool SameSignature(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
 }
 
 Status VerifySignature(const SignedRequest& req, const Credentials& creds) {
@@ -147,9 +132,8 @@ Status VerifySignature(const SignedRequest& req, const Credentials& creds) {
   key = HmacSha256(key, parts[2]);
   key = HmacSha256(key, "aws4_request");
   std::string raw = HmacSha256(key, to_sign);
-  std::string expected = Hex(reinterpret_cast<const unsigned char*>(raw.data()), raw.size());
-  const std::string& given = fields["Signature"];
-  if (given.size() != expected.size() || CRYPTO_memcmp(given.data(), expected.data(), given.size()) != 0) {
+  std::string expected = ToHex(raw);
+  if (!SameSignature(fields["Signature"], expected)) {
     return Error(
         ErrorCode::kInvalidSignature,
         "The request signature we calculated does not match the signature you provided. Check your AWS "

@@ -31,8 +31,7 @@ struct SignedRequest {
 // IncompleteSignature, UnrecognizedClient or InvalidSignature).
 Status VerifySignature(const SignedRequest& request, const Credentials& credentials);
 
-// Hex SHA-256 and HMAC-SHA256 (raw), shared with the tests.
+// Lower-case hex SHA-256 of `data`.
 std::string Sha256Hex(std::string_view data);
-std::string HmacSha256(std::string_view key, std::string_view data);
 
 }  // namespace pogi::gateway

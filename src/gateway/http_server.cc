@@ -95,7 +95,8 @@ class Session : public std::enable_shared_from_this<Session> {
         Header(req, http::field::content_type),
         req.body(),
     };
-    if (shared_.credentials) {
+    // A GET of the endpoint is DynamoDB's unauthenticated health check.
+    if (shared_.credentials && req.method() != http::verb::get) {
       SignedRequest signed_req{api.method, api.target, {}, api.body};
       for (const auto& field : req) {
         signed_req.headers.emplace_back(

@@ -54,6 +54,11 @@ class CheckedSignatures(ServerTestCase):
         self.assertEqual(status, 400)
         self.assertIn(b"MissingAuthenticationTokenException", body)
 
+    def test_health_check_needs_no_signature(self):
+        status, _, body = self.server.raw(b"", method="GET", content_type=None)
+        self.assertEqual(status, 200)
+        self.assertTrue(body.startswith(b"healthy: "), body)
+
     def test_malformed_authorization(self):
         status, _, body = self.server.raw({}, target="ListTables", headers={"Authorization": "AWS4-HMAC-SHA256 nonsense"})
         self.assertEqual(status, 400)

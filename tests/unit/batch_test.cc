@@ -9,22 +9,15 @@
 
 #include "service/engine.h"
 #include "service/multi_item.h"
+#include "value_builders.h"
 
 namespace pogi::service {
 namespace {
 
 using V = v1::AttributeValue;
 
-V S(std::string s) {
-  V v;
-  v.set_s(std::move(s));
-  return v;
-}
-V N(std::string n) {
-  V v;
-  v.set_n(std::move(n));
-  return v;
-}
+using test::N;
+using test::S;
 
 v1::Item ItemOf(std::vector<std::pair<std::string, V>> attrs) {
   v1::Item item;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "value_builders.h"
+
 namespace pogi::service {
 namespace {
 
@@ -15,16 +17,8 @@ using V = v1::AttributeValue;
 
 constexpr char kOne[] = "1 validation error detected: ";
 
-V S(std::string s) {
-  V v;
-  v.set_s(std::move(s));
-  return v;
-}
-V N(std::string n) {
-  V v;
-  v.set_n(std::move(n));
-  return v;
-}
+using test::N;
+using test::S;
 
 std::unique_ptr<Engine> OpenEngine() {
   storage::Options options;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "value/item.h"
+#include "value_builders.h"
 
 namespace pogi::service {
 namespace {
@@ -24,21 +25,9 @@ constexpr char kNesting[] =
 constexpr char kKeyMismatch[] = "The provided key element does not match the schema";
 constexpr char kTooBig[] = "Item size has exceeded the maximum allowed size";
 
-V S(std::string s) {
-  V v;
-  v.set_s(std::move(s));
-  return v;
-}
-V N(std::string n) {
-  V v;
-  v.set_n(std::move(n));
-  return v;
-}
-V B(std::string b) {
-  V v;
-  v.set_b(std::move(b));
-  return v;
-}
+using test::B;
+using test::N;
+using test::S;
 V Null() {
   V v;
   v.set_null_value(true);

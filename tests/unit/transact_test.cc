@@ -11,22 +11,15 @@
 #include "service/engine.h"
 #include "service/multi_item.h"
 #include "service/transaction_tokens.h"
+#include "value_builders.h"
 
 namespace pogi::service {
 namespace {
 
 using V = v1::AttributeValue;
 
-V S(std::string s) {
-  V v;
-  v.set_s(std::move(s));
-  return v;
-}
-V N(std::string n) {
-  V v;
-  v.set_n(std::move(n));
-  return v;
-}
+using test::N;
+using test::S;
 
 class FakeClock final : public Clock {
  public:

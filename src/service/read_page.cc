@@ -86,7 +86,7 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
       return false;
     }
     value::AttributeMap item = std::move(*decoded->mutable_attributes());
-    page.bytes_read += value::ItemSize(item);
+    page.bytes_read += row.size;
     if (req.fetch_from_table) {
       // An LSI entry lacks attributes the request needs: read the item.
       storage::EncodedKey key{std::string(row.table_partition), std::string(row.table_sort)};

@@ -114,27 +114,27 @@ class SqliteTxn final : public WriteTxn {
     const char* sql;
     if (r.partition) {
       if (!r.is_index) {
-        sql = r.forward ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
+        sql = r.forward ? "SELECT size, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
                           "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
                           "(?8 IS NULL OR sk>?8) ORDER BY sk ASC"
-                        : "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
+                        : "SELECT size, pk, sk, item FROM items WHERE table_id=?1 AND hash=?2 AND pk=?3 AND "
                           "sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR sk<>?7) AND "
                           "(?8 IS NULL OR sk<?8) ORDER BY sk DESC";
       } else {
         sql = r.forward
-                  ? "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash=?2 "
+                  ? "SELECT size, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash=?2 "
                     "AND pk=?3 AND sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR "
                     "sk<>?7) AND (?8 IS NULL OR (sk, tpk, tsk)>(?8, ?9, ?10)) ORDER BY sk, tpk, tsk"
-                  : "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash=?2 "
+                  : "SELECT size, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash=?2 "
                     "AND pk=?3 AND sk>=?4 AND sk<=?5 AND (?6 IS NULL OR sk<>?6) AND (?7 IS NULL OR "
                     "sk<>?7) AND (?8 IS NULL OR (sk, tpk, tsk)<(?8, ?9, ?10)) ORDER BY sk DESC, tpk "
                     "DESC, tsk DESC";
       }
     } else {
       sql = !r.is_index
-                ? "SELECT hash, pk, sk, item FROM items WHERE table_id=?1 AND hash>=?2 AND hash<=?3 AND "
+                ? "SELECT size, pk, sk, item FROM items WHERE table_id=?1 AND hash>=?2 AND hash<=?3 AND "
                   "(?4 IS NULL OR (hash, pk, sk)>(?4, ?5, ?6)) ORDER BY hash, pk, sk"
-                : "SELECT hash, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash>=?2 "
+                : "SELECT size, pk, sk, tpk, tsk, item FROM index_items WHERE index_id=?1 AND hash>=?2 "
                   "AND hash<=?3 AND (?4 IS NULL OR (hash, pk, sk, tpk, tsk)>(?4, ?5, ?6, ?7, ?8)) ORDER "
                   "BY hash, pk, sk, tpk, tsk";
     }
@@ -166,6 +166,7 @@ class SqliteTxn final : public WriteTxn {
     int rc;
     Row row;
     while ((rc = st->Step()) == SQLITE_ROW) {
+      row.size = st->Int(0);
       row.partition = st->BlobView(1);
       row.sort = st->BlobView(2);
       if (r.is_index) {

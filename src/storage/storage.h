@@ -45,6 +45,7 @@ struct IndexRecord {
 // `table_sort` the item's key in its table. Views valid during the visit only.
 struct Row {
   std::string_view partition, sort, table_partition, table_sort, item;
+  int64_t size = 0;  // the item's (or index entry's) DynamoDB size
 };
 
 // Where a range read starts after (exclusive), in the read's own order.

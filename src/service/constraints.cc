@@ -87,6 +87,15 @@ Status Constraints::Finish() const {
   return Error::Validation(std::move(m));
 }
 
+void CheckThroughput(Constraints& c, const v1::ProvisionedThroughput& p, std::string_view path) {
+  std::string read = std::string(path) + ".readCapacityUnits";
+  std::string write = std::string(path) + ".writeCapacityUnits";
+  c.Required(p.has_read_capacity_units(), read);
+  c.Required(p.has_write_capacity_units(), write);
+  c.AtLeast(p.has_read_capacity_units() ? std::optional(p.read_capacity_units()) : std::nullopt, 1, read);
+  c.AtLeast(p.has_write_capacity_units() ? std::optional(p.write_capacity_units()) : std::nullopt, 1, write);
+}
+
 void CheckTableName(Constraints& c, const std::string* name, std::string_view path) {
   c.Required(name != nullptr, path);
   c.NamePattern(name, path);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/result.h"
+#include "pogi/v1/dynamodb.pb.h"
 
 namespace pogi::service {
 
@@ -39,6 +40,10 @@ class Constraints {
  private:
   std::vector<std::string> errors_;
 };
+
+// ReadCapacityUnits and WriteCapacityUnits of a ProvisionedThroughput at
+// `path` ("provisionedThroughput"): both present, both at least 1.
+void CheckThroughput(Constraints& c, const v1::ProvisionedThroughput& throughput, std::string_view path);
 
 // Validates a table name the way every operation does (3..255 characters, pattern).
 void CheckTableName(Constraints& c, const std::string* name, std::string_view path = "tableName");

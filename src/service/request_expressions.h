@@ -57,6 +57,19 @@ Result<std::optional<expr::Condition>> LegacyOrParsedCondition(
     ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
     const std::string* conditional_operator);
 
+// The condition of a PutItem or DeleteItem: ConditionExpression (with its
+// substitutions) or the legacy Expected, checked and parsed.
+template <typename Request>
+Result<std::optional<expr::Condition>> ParseWriteCondition(const Request& req) {
+  ExpressionParams params;
+  params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
+  SetSubstitutions(params, req);
+  if (!req.expected().empty()) params.legacy.push_back("Expected");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  return LegacyOrParsedCondition(parsed, req.expected(),
+                                 IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+}
+
 // OK when there is no condition or `old` (null: no item) satisfies it; else
 // ConditionalCheckFailedException (see ConditionFailed).
 Status CheckCondition(const std::optional<expr::Condition>& condition, const expr::AttributeMap* old,

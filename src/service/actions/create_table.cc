@@ -66,15 +66,8 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
   }
   c.OneOf(req.has_billing_mode() ? &req.billing_mode() : nullptr, {"PROVISIONED", "PAY_PER_REQUEST"},
           "billingMode");
-  if (req.has_provisioned_throughput()) {
-    const auto& p = req.provisioned_throughput();
-    c.Required(p.has_read_capacity_units(), "provisionedThroughput.readCapacityUnits");
-    c.Required(p.has_write_capacity_units(), "provisionedThroughput.writeCapacityUnits");
-    c.AtLeast(p.has_read_capacity_units() ? std::optional(p.read_capacity_units()) : std::nullopt, 1,
-              "provisionedThroughput.readCapacityUnits");
-    c.AtLeast(p.has_write_capacity_units() ? std::optional(p.write_capacity_units()) : std::nullopt, 1,
-              "provisionedThroughput.writeCapacityUnits");
-  }
+  if (req.has_provisioned_throughput())
+    CheckThroughput(c, req.provisioned_throughput(), "provisionedThroughput");
   c.OneOf(req.has_table_class() ? &req.table_class() : nullptr, {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
           "tableClass");
   for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {

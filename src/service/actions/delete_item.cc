@@ -18,14 +18,7 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
   if (req.has_return_values() && req.return_values() != "NONE" && req.return_values() != "ALL_OLD") {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  ExpressionParams params;
-  params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
-  SetSubstitutions(params, req);
-  if (!req.expected().empty()) params.legacy.push_back("Expected");
-  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
-                                                                IfPresent(req.has_conditional_operator(),
-                                                                          req.conditional_operator())));
+  POGI_ASSIGN_OR_RETURN(auto condition, ParseWriteCondition(req));
 
   value::AttributeMap key_map = req.key().attributes();
   POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));

@@ -19,15 +19,8 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.OneOf(IfPresent(req.has_billing_mode(), req.billing_mode()), {"PROVISIONED", "PAY_PER_REQUEST"},
           "billingMode");
-  if (req.has_provisioned_throughput()) {
-    const auto& p = req.provisioned_throughput();
-    c.Required(p.has_read_capacity_units(), "provisionedThroughput.readCapacityUnits");
-    c.Required(p.has_write_capacity_units(), "provisionedThroughput.writeCapacityUnits");
-    c.AtLeast(p.has_read_capacity_units() ? std::optional(p.read_capacity_units()) : std::nullopt, 1,
-              "provisionedThroughput.readCapacityUnits");
-    c.AtLeast(p.has_write_capacity_units() ? std::optional(p.write_capacity_units()) : std::nullopt, 1,
-              "provisionedThroughput.writeCapacityUnits");
-  }
+  if (req.has_provisioned_throughput())
+    CheckThroughput(c, req.provisioned_throughput(), "provisionedThroughput");
   for (int i = 0; i < req.global_secondary_index_updates_size(); ++i) {
     const auto& u = req.global_secondary_index_updates(i);
     std::string at = "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member";

@@ -11,7 +11,8 @@ namespace {
 const std::map<std::string, const char*> kHelp = {
     {"start",
      "usage: pogi start [--host H] [--port P] [--grpc-port G] [--data-dir DIR]\n"
-     "                  [--in-memory] [--fsync] [--log-level L] [--item-collection-limit BYTES]\n"
+     "                  [--in-memory] [--fsync] [--log-level L] [--threads N]\n"
+     "                  [--check-signatures] [--item-collection-limit BYTES]\n"
      "\n"
      "Serves DynamoDB's JSON API over HTTP and the pogi gRPC services, and prints\n"
      "\"Ready.\" on stdout once both listen and storage is open.\n"
@@ -23,6 +24,7 @@ const std::map<std::string, const char*> kHelp = {
      "  --in-memory     keep nothing on disk\n"
      "  --fsync         fsync every commit (survive power loss, not only a crash)\n"
      "  --log-level L   error, warn, info (default) or debug; logs go to stderr\n"
+     "  --threads N     HTTP threads (default half the CPUs, at least 1)\n"
      "  --check-signatures  verify AWS Signature V4 on every request, with\n"
      "                  --access-key-id and --secret-access-key (default pogi/pogi,\n"
      "                  what `pogi env` exports)\n"

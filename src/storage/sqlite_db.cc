@@ -3,10 +3,9 @@
 
 namespace pogi::storage {
 
-Result<std::unique_ptr<Db>> Db::Open(const std::string& path, bool read_only) {
+Result<std::unique_ptr<Db>> Db::Open(const std::string& path) {
   sqlite3* raw = nullptr;
-  int flags = (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-              SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
   int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
@@ -14,7 +13,6 @@ Result<std::unique_ptr<Db>> Db::Open(const std::string& path, bool read_only) {
     return Error::Internal("cannot open " + path + ": " + msg);
   }
   sqlite3_extended_result_codes(raw, 1);
-  sqlite3_busy_timeout(raw, 10000);
   return std::unique_ptr<Db>(new Db(raw));
 }
 

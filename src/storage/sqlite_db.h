@@ -64,7 +64,7 @@ class Stmt {
 class Db {
  public:
   // Opens `path` (":memory:" for a private in-memory database).
-  static Result<std::unique_ptr<Db>> Open(const std::string& path, bool read_only);
+  static Result<std::unique_ptr<Db>> Open(const std::string& path);
   ~Db();
 
   // Runs SQL text with no results (schema, pragmas, BEGIN/COMMIT).

@@ -335,8 +335,7 @@ class SqliteTxn final : public WriteTxn {
 
 class SqliteStorage final : public Storage {
  public:
-  SqliteStorage(std::unique_ptr<Db> writer, std::string path, bool in_memory)
-      : writer_(std::move(writer)), path_(std::move(path)), in_memory_(in_memory) {}
+  SqliteStorage(std::unique_ptr<Db> db, bool in_memory) : writer_(std::move(db)), in_memory_(in_memory) {}
 
   // Writes the counters back and marks the catalog's counters exact.
   ~SqliteStorage() override {
@@ -418,22 +417,12 @@ class SqliteStorage final : public Storage {
     return std::move(w.status);
   }
 
+  // One connection serves reads and writes (see Storage::Open): holding it
+  // for the whole of fn is what makes fn's view consistent.
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
-    // An in-memory database has one connection: reads share the writer's.
-    if (in_memory_) {
-      std::lock_guard lock(writer_mu_);
-      SqliteTxn txn(writer_.get(), &counters_);
-      return fn(txn);
-    }
-    POGI_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, AcquireReader());
-    Status s = db->Run("BEGIN");
-    if (s.ok()) {
-      SqliteTxn txn(db.get(), &counters_);
-      s = fn(txn);
-      (void)db->Run("COMMIT");
-    }
-    ReleaseReader(std::move(db));
-    return s;
+    std::lock_guard lock(writer_mu_);
+    SqliteTxn txn(writer_.get(), &counters_);
+    return fn(txn);
   }
 
  private:
@@ -476,31 +465,11 @@ class SqliteStorage final : public Storage {
     counters_.Apply(committed);
   }
 
-  Result<std::unique_ptr<Db>> AcquireReader() {
-    {
-      std::lock_guard lock(readers_mu_);
-      if (!readers_.empty()) {
-        auto db = std::move(readers_.back());
-        readers_.pop_back();
-        return db;
-      }
-    }
-    POGI_ASSIGN_OR_RETURN(auto db, Db::Open(path_, /*read_only=*/true));
-    return db;
-  }
-  void ReleaseReader(std::unique_ptr<Db> db) {
-    std::lock_guard lock(readers_mu_);
-    readers_.push_back(std::move(db));
-  }
-
   std::mutex queue_mu_;
   std::deque<PendingWrite*> queue_;
   TableCounters counters_;
-  std::mutex writer_mu_;  // the writer connection
+  std::mutex writer_mu_;  // the connection
   std::unique_ptr<Db> writer_;
-  std::mutex readers_mu_;
-  std::vector<std::unique_ptr<Db>> readers_;
-  std::string path_;
   bool in_memory_;
 };
 
@@ -554,18 +523,31 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
     }
     path = options.data_dir + "/pogi.db";
   }
-  POGI_ASSIGN_OR_RETURN(auto db, Db::Open(path, /*read_only=*/false));
+  POGI_ASSIGN_OR_RETURN(auto db, Db::Open(path));
+  // No busy timeout: with exclusive locking (below) a second process on the
+  // same database fails at once instead of waiting for the lock.
   auto fail = [&](const Error& e) {
+    if (sqlite3_errcode(db->raw()) == SQLITE_BUSY) {
+      return Error::Internal(path + " is in use by another process (another pogi on the same data folder?)");
+    }
     return Error::Internal(path + " is not a usable pogi database: " + e.message());
   };
-  // WAL: readers never block the writer. synchronous=NORMAL: a commit is in
+  // One connection in exclusive locking mode serves every read and write:
+  // SQLite then keeps the WAL index in the heap and takes no file lock per
+  // transaction (six fcntl calls fewer per write), which measured 46 -> 34
+  // us CPU per durable PutItem and 18 -> 15 us per GetItem. Reads wait for
+  // the write batch in progress (microseconds) instead of running beside it
+  // on their own connections, and no other process can open the database
+  // while pogi runs.
+  // WAL: synchronous=NORMAL: a commit is in
   // the WAL before we answer, so it survives kill -9; FULL also fsyncs it.
   // The schema is written with synchronous=OFF (a crash there leaves an
   // empty database to recreate), which saves start-up the fsyncs of a
   // rollback journal. A larger WAL between checkpoints means fewer fsyncs
   // and more pages written once for many commits.
   const char* setup = options.in_memory ? "PRAGMA journal_mode=MEMORY;"
-                                        : "PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL; "
+                                        : "PRAGMA locking_mode=EXCLUSIVE; PRAGMA synchronous=OFF; "
+                                          "PRAGMA journal_mode=WAL; "
                                           "PRAGMA wal_autocheckpoint=4000;";
   if (Status s = db->Exec(setup); !s.ok()) return fail(s.error());
   if (Status s = db->Exec(kSchema); !s.ok()) return fail(s.error());
@@ -574,7 +556,7 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
                                                        : "PRAGMA synchronous=NORMAL;";
   if (Status s = db->Exec(durability); !s.ok()) return fail(s.error());
   if (Status s = CheckFormat(*db); !s.ok()) return fail(s.error());
-  auto storage = std::make_unique<SqliteStorage>(std::move(db), path, options.in_memory);
+  auto storage = std::make_unique<SqliteStorage>(std::move(db), options.in_memory);
   if (Status s = storage->LoadCounters(); !s.ok()) return fail(s.error());
   return std::unique_ptr<Storage>(std::move(storage));
 }

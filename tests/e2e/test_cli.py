@@ -168,6 +168,19 @@ class StartErrors(unittest.TestCase):
             self.assertTrue(first.alive())
             first.client().list_tables()
 
+    def test_data_dir_in_use_by_another_pogi(self):
+        data = os.path.join(self.tmp, "shared")
+        with Server(data_dir=data) as first:
+            first.client().create_table(
+                TableName="kept", BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+            cp = run_pogi(*self.start_args(data), timeout=15)
+            line = assert_one_line_error(self, cp, "data dir in use")
+            self.assertIn("in use by another process", line)
+            self.assertTrue(first.alive())
+            self.assertEqual(first.client().list_tables()["TableNames"], ["kept"])
+
     def test_data_dir_under_a_regular_file(self):
         afile = os.path.join(self.tmp, "plain-file")
         with open(afile, "w") as f:

@@ -1,16 +1,22 @@
 // DynamoDB JSON <-> proto by reflection, with AttributeValue and Item by hand.
 #include "gateway/json_codec.h"
 
+#include <google/protobuf/unknown_field_set.h>
+
 #include <charconv>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
 
 #include "common/base64.h"
+#include "gateway/item_proto_json.h"
+#include "gateway/json_text.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/item_validation.h"
+#include "value/item.h"
 
 namespace pogi::gateway {
 namespace {
@@ -249,40 +255,7 @@ Status ReadMessage(const json& j, Message* m, int depth) {
 
 // ---------------------------------------------------------------- writing
 
-void WriteString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  size_t plain = 0;  // start of the run of characters that need no escape
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out->append(s.data() + plain, i - plain);
-    plain = i + 1;
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default: {
-        char buf[8];
-        snprintf(buf, sizeof buf, "\\u%04x", c);
-        out->append(buf);
-      }
-    }
-  }
-  out->append(s.data() + plain, s.size() - plain);
-  out->push_back('"');
-}
+void WriteString(std::string_view s, std::string* out) { AppendJsonString(s, out); }
 
 template <typename T>
 void WriteNumber(T v, std::string* out) {
@@ -374,6 +347,37 @@ void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeVal
   out->push_back('}');
 }
 
+// An ItemList as one JSON array: the items of `list` (when there is one),
+// then those of `carried`, a serialized ItemList (value::CarryItemList),
+// written straight from their bytes.
+void WriteItemList(const v1::ItemList* list, std::optional<std::string_view> carried, std::string* out) {
+  out->push_back('[');
+  bool first = true;
+  if (list) {
+    for (const auto& item : list->items()) {
+      if (!first) out->push_back(',');
+      first = false;
+      WriteAttributeMap(item.attributes(), out);
+    }
+  }
+  if (carried) {
+    JsonOut json(out);
+    if (!AppendItemListJson(*carried, &first, json)) {
+      // Not what pogi writes: whatever protobuf makes of it.
+      v1::ItemList parsed;
+      (void)parsed.ParseFromArray(carried->data(), static_cast<int>(carried->size()));
+      std::string text;
+      for (const auto& item : parsed.items()) {
+        if (!first) text.push_back(',');
+        first = false;
+        WriteAttributeMap(item.attributes(), &text);
+      }
+      json.Put(text);
+    }
+  }
+  out->push_back(']');
+}
+
 void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::string* out) {
   const Reflection* r = m.GetReflection();
   bool rep = index >= 0;
@@ -443,6 +447,9 @@ void WriteField(const Message& m, const FieldDescriptor* f, std::string* out) {
 
 void WriteMessage(const Message& m, std::string* out) {
   const Descriptor* d = m.GetDescriptor();
+  if (d == v1::ItemList::descriptor()) {
+    return WriteItemList(&static_cast<const v1::ItemList&>(m), std::nullopt, out);
+  }
   if (IsListWrapper(d)) return WriteField(m, d->field(0), out);
   if (d == v1::AttributeValue::descriptor()) {
     return WriteAttributeValue(static_cast<const v1::AttributeValue&>(m), out);
@@ -456,13 +463,21 @@ void WriteMessage(const Message& m, std::string* out) {
   bool first = true;
   for (int i = 0; i < d->field_count(); ++i) {
     const FieldDescriptor* f = d->field(i);
+    std::optional<std::string_view> carried;
+    if (f->message_type() == v1::ItemList::descriptor()) {
+      carried = value::CarriedItemList(m, f->number());
+    }
     bool present = f->is_repeated() ? (r->FieldSize(m, f) > 0 || AlwaysEmitted(f)) : r->HasField(m, f);
-    if (!present) continue;
+    if (!present && !carried) continue;
     if (!first) out->push_back(',');
     first = false;
     WriteString(MemberName(f), out);
     out->push_back(':');
-    WriteField(m, f, out);
+    if (carried) {
+      WriteItemList(present ? &static_cast<const v1::ItemList&>(r->GetMessage(m, f)) : nullptr, carried, out);
+    } else {
+      WriteField(m, f, out);
+    }
   }
   out->push_back('}');
 }

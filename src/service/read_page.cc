@@ -75,55 +75,62 @@ Result<storage::RowPosition> StartPosition(const Table& table, const Index* inde
 
 Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, const PageRequest& req) {
   Page page;
-  static const expr::AttributeMap kEmpty;
   std::optional<Error> failure;
-  std::optional<value::AttributeMap> last;
-  bool stopped = false;
+  // An item that goes out as stored is never decoded: only a filter, a
+  // projection, an LSI's fetch from the table, or the page's last key (its
+  // LastEvaluatedKey) needs its attributes.
+  const bool decode_each = req.filter || req.projection || req.fetch_from_table;
   Status s = txn.ReadRange(read, [&](const storage::Row& row) {
-    auto decoded = value::DecodeItem(row.item);
-    if (!decoded.ok()) {
-      failure = decoded.error();
+    auto fail = [&](Error e) {
+      failure = std::move(e);
       return false;
-    }
-    value::AttributeMap item = std::move(*decoded->mutable_attributes());
+    };
     page.bytes_read += row.size;
-    if (req.fetch_from_table) {
-      // An LSI entry lacks attributes the request needs: read the item.
-      storage::EncodedKey key{std::string(row.table_partition), std::string(row.table_sort)};
-      auto full = ReadItem(txn, *req.table, key);
-      if (!full.ok()) {
-        failure = full.error();
-        return false;
-      }
-      if (*full) item = std::move(**full);
-    }
     ++page.scanned_count;
+    const bool last = (req.limit && page.scanned_count >= *req.limit) || page.bytes_read >= kMaxPageBytes;
+    std::optional<value::AttributeMap> item;
+    bool fetched = false;
+    if (decode_each || last) {
+      auto decoded = value::DecodeItem(row.item);
+      if (!decoded.ok()) return fail(decoded.error());
+      item = std::move(*decoded->mutable_attributes());
+      if (req.fetch_from_table) {
+        // An LSI entry lacks attributes the request needs: read the item.
+        storage::EncodedKey key{std::string(row.table_partition), std::string(row.table_sort)};
+        auto full = ReadItem(txn, *req.table, key);
+        if (!full.ok()) return fail(full.error());
+        if (*full) {
+          item = std::move(**full);
+          fetched = true;
+        }
+      }
+    }
     bool matches = true;
     if (req.filter) {
-      auto m = expr::Evaluate(*req.filter, item);
-      if (!m.ok()) {
-        failure = m.error();
-        return false;
-      }
+      auto m = expr::Evaluate(*req.filter, *item);
+      if (!m.ok()) return fail(m.error());
       matches = *m;
     }
-    if (matches) {
-      ++page.count;
-      if (!req.count_only) {
-        page.items.push_back(req.projection ? expr::Project(*req.projection, item) : std::move(item));
+    if (matches) ++page.count;
+    if (matches && !req.count_only) {
+      if (req.projection) {
+        value::AppendItemListEntry(value::ItemProto(expr::Project(*req.projection, *item)), &page.items);
+      } else if (fetched) {
+        value::AppendItemListEntry(value::ItemProto(*item), &page.items);
+      } else {
+        auto stored = value::StoredItemProto(row.item);
+        if (!stored.ok()) return fail(stored.error());
+        value::AppendItemListEntry(*stored, &page.items);
       }
     }
-    if ((req.limit && page.scanned_count >= *req.limit) || page.bytes_read >= kMaxPageBytes) {
-      last = KeyOf(*req.table, req.index,
-                   matches && !req.count_only && !req.projection ? page.items.back() : item);
-      stopped = true;
+    if (last) {
+      page.last_evaluated_key = KeyOf(*req.table, req.index, *item);
       return false;
     }
     return true;
   });
   POGI_RETURN_IF_ERROR(s);
   if (failure) return *failure;
-  if (stopped) page.last_evaluated_key = std::move(last);
   return page;
 }
 

@@ -30,7 +30,7 @@ struct PageRequest {
 };
 
 struct Page {
-  std::vector<value::AttributeMap> items;
+  std::string items;  // a serialized pogi.v1.ItemList (value::AppendItemListEntry)
   int64_t count = 0;
   int64_t scanned_count = 0;
   int64_t bytes_read = 0;

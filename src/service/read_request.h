@@ -67,10 +67,7 @@ namespace pogi::service {
 template <typename Response>
 void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
                   const std::string& capacity_mode, bool count_only, Response* resp) {
-  if (!count_only) {
-    auto* items = resp->mutable_items();
-    for (auto& item : page.items) *items->add_items()->mutable_attributes() = std::move(item);
-  }
+  if (!count_only) value::CarryItemList(resp, Response::kItemsFieldNumber, std::move(page.items));
   resp->set_count(page.count);
   resp->set_scanned_count(page.scanned_count);
   if (page.last_evaluated_key) *resp->mutable_last_evaluated_key() = std::move(*page.last_evaluated_key);

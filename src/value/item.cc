@@ -1,6 +1,10 @@
 // Item encoding, DynamoDB item size, and key value encoding.
 #include "value/item.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
+
 #include "value/decimal.h"
 
 namespace pogi::value {
@@ -34,6 +38,48 @@ std::string EncodeItem(const AttributeMap& item) {
   std::string out(1, kItemFormatProtoV1);
   wrapper.AppendToString(&out);
   return out;
+}
+
+Result<std::string_view> StoredItemProto(std::string_view stored) {
+  if (stored.empty() || stored[0] != kItemFormatProtoV1) {
+    return Error::Internal("stored item is corrupt or of an unknown format");
+  }
+  return stored.substr(1);
+}
+
+std::string ItemProto(const AttributeMap& item) {
+  v1::Item wrapper;
+  *wrapper.mutable_attributes() = item;
+  return wrapper.SerializeAsString();
+}
+
+void AppendItemListEntry(std::string_view item_proto, std::string* list_wire) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  constexpr uint32_t kTag =
+      (v1::ItemList::kItemsFieldNumber << 3) | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+  uint8_t head[10];  // two varints of at most 5 bytes
+  uint8_t* end = CodedOutputStream::WriteVarint32ToArray(kTag, head);
+  end = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(item_proto.size()), end);
+  list_wire->append(reinterpret_cast<const char*>(head), end - head);
+  list_wire->append(item_proto);
+}
+
+// proto3 messages keep unknown fields but reach them only through reflection.
+void CarryItemList(google::protobuf::Message* message, int field_number, std::string list_wire) {
+  auto* carried = message->GetReflection()->MutableUnknownFields(message);
+  *carried->AddLengthDelimited(field_number) = std::move(list_wire);
+}
+
+std::optional<std::string_view> CarriedItemList(const google::protobuf::Message& message, int field_number) {
+  const auto& carried = message.GetReflection()->GetUnknownFields(message);
+  for (int i = 0; i < carried.field_count(); ++i) {
+    const auto& f = carried.field(i);
+    if (f.number() == field_number && f.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) {
+      return f.length_delimited();
+    }
+  }
+  return std::nullopt;
 }
 
 Result<v1::Item> DecodeItem(std::string_view bytes) {

@@ -1,0 +1,23 @@
+// DynamoDB JSON straight from a serialized pogi.v1.Item: read answers carry
+// items as the bytes storage holds (value::AppendItemProto), and this writes
+// them without building a message.
+#pragma once
+
+#include <string_view>
+
+#include "gateway/json_text.h"
+
+namespace pogi::gateway {
+
+// Appends the JSON attribute map of the serialized pogi.v1.Item `proto`
+// ({"name":{"S":"..."},...}). False, and *out unchanged, when the bytes are
+// not a well-formed Item.
+bool AppendItemProtoJson(std::string_view proto, JsonOut& out);
+
+// Appends the items of the serialized pogi.v1.ItemList `list_wire` as JSON
+// attribute maps separated by commas (and preceded by one unless *first;
+// *first turns false after the first item). False, and *out unchanged, when
+// the bytes are not a well-formed ItemList.
+bool AppendItemListJson(std::string_view list_wire, bool* first, JsonOut& out);
+
+}  // namespace pogi::gateway

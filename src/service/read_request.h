@@ -45,8 +45,9 @@ void FillResponse(Page page, const Table& table, const Index* index, bool consis
 // Reads one page in a snapshot and answers it: the end both Query and Scan
 // share once the range and the page rules are known.
 template <typename Request, typename Response>
-Result<Response> AnswerPage(storage::Storage& storage, const storage::RangeRead& read,
-                            const PageRequest& page_req, const Index* index, const Request& req) {
+Result<Response> AnswerPage(storage::Storage& storage, storage::RangeRead read, const PageRequest& page_req,
+                            const Index* index, const Request& req) {
+  read.with_keys = page_req.fetch_from_table;  // only an LSI's fetch from the table needs them
   std::optional<Page> page;
   POGI_RETURN_IF_ERROR(storage.Read([&](storage::ReadTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(page, ReadPage(txn, read, page_req));

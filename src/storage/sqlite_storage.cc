@@ -167,16 +167,12 @@ class SqliteTxn final : public WriteTxn {
     Row row;
     while ((rc = st->Step()) == SQLITE_ROW) {
       row.size = st->Int(0);
-      row.partition = st->BlobView(1);
-      row.sort = st->BlobView(2);
-      if (r.is_index) {
-        row.table_partition = st->BlobView(3);
-        row.table_sort = st->BlobView(4);
-        row.item = st->BlobView(5);
-      } else {
-        row.table_partition = row.partition;
-        row.table_sort = row.sort;
-        row.item = st->BlobView(3);
+      row.item = st->BlobView(r.is_index ? 5 : 3);
+      if (r.with_keys) {
+        row.partition = st->BlobView(1);
+        row.sort = st->BlobView(2);
+        row.table_partition = r.is_index ? st->BlobView(3) : row.partition;
+        row.table_sort = r.is_index ? st->BlobView(4) : row.sort;
       }
       if (!visit(row)) return Status::Ok();
     }

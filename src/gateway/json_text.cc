@@ -21,6 +21,19 @@ bool NeedsEscape(uint64_t w) {
 
 bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
 
+bool NeedsEscape(std::string_view s) {
+  size_t i = 0;
+  for (; s.size() - i >= 8; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    if (NeedsEscape(w)) return true;
+  }
+  for (; i < s.size(); ++i) {
+    if (NeedsEscape(static_cast<unsigned char>(s[i]))) return true;
+  }
+  return false;
+}
+
 // std::string's own appends, for a one-off string.
 struct StringSink {
   std::string* s;
@@ -79,7 +92,16 @@ void WriteJsonString(std::string_view s, Out& out) {
 
 }  // namespace
 
-void JsonOut::String(std::string_view s) { WriteJsonString(s, *this); }
+void JsonOut::String(std::string_view s) {
+  if (NeedsEscape(s)) return WriteJsonString(s, *this);
+  // Most strings: one copy between the quotes.
+  Reserve(s.size() + 2);
+  char* p = s_->data() + size_;
+  *p = '"';
+  std::memcpy(p + 1, s.data(), s.size());
+  p[s.size() + 1] = '"';
+  size_ += s.size() + 2;
+}
 
 void JsonOut::Grow(size_t n) {
   // Up to the capacity the string already has first (the caller usually

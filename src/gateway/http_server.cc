@@ -29,6 +29,13 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
+// A socket bound to its io_context's own executor type: the default
+// (type-erased any_io_executor) copies and destroys an executor object on
+// every asynchronous operation.
+using Socket = asio::basic_stream_socket<tcp, asio::io_context::executor_type>;
+using Timer =
+    asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>,
+                               asio::io_context::executor_type>;
 
 // DynamoDB's request size limit.
 constexpr uint64_t kMaxBodyBytes = 16 * 1024 * 1024;
@@ -129,25 +136,41 @@ class RequestParser final : public http::basic_parser<true> {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {}
+  explicit Session(asio::io_context& context, Shared& shared)
+      : socket_(context.get_executor()), idle_timer_(context.get_executor()), shared_(shared) {}
+
+  Socket& socket() { return socket_; }
 
   void Start() {
-    asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::DoRead, shared_from_this()));
+    WatchIdle(kIdleTimeout);
+    DoRead();
   }
 
  private:
   void DoRead() {
     parser_.emplace(request_, shared_.credentials.has_value());
-    stream_.expires_after(kIdleTimeout);
-    http::async_read(stream_, buffer_, *parser_,
+    reading_since_ = std::chrono::steady_clock::now();
+    reading_ = true;
+    http::async_read(socket_, buffer_, *parser_,
                      beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }
 
+  // A connection left waiting for a request longer than kIdleTimeout is
+  // closed. One timer per connection, re-armed only when it fires, rather
+  // than a timer operation per request.
+  void WatchIdle(std::chrono::steady_clock::duration wait) {
+    idle_timer_.expires_after(wait);
+    idle_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || !self->socket_.is_open()) return;
+      auto idle = std::chrono::steady_clock::now() - self->reading_since_;
+      if (self->reading_ && idle >= kIdleTimeout) return self->Close();
+      self->WatchIdle(self->reading_ ? kIdleTimeout - idle : kIdleTimeout);
+    });
+  }
+
   void OnRead(beast::error_code ec, size_t) {
-    if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
-        ec == asio::error::operation_aborted) {
-      return Close();
-    }
+    reading_ = false;
+    if (ec == http::error::end_of_stream || ec == asio::error::operation_aborted) return Close();
     if (ec && ec != http::error::body_limit) return Close();
     ++shared_.in_flight;  // until the response is written (OnWrite)
     if (ec == http::error::body_limit) {
@@ -192,7 +215,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (version != 10 && !keep_alive_) head_.append("\r\nConnection: close");
     head_.append("\r\n\r\n");
     std::array<asio::const_buffer, 2> buffers = {asio::buffer(head_), asio::buffer(body_)};
-    asio::async_write(stream_, buffers, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
+    asio::async_write(socket_, buffers, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
   }
 
   void OnWrite(beast::error_code ec, size_t) {
@@ -203,11 +226,15 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Close() {
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    stream_.socket().close(ec);
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    socket_.close(ec);
+    idle_timer_.cancel();
   }
 
-  beast::tcp_stream stream_;
+  Socket socket_;
+  Timer idle_timer_;
+  std::chrono::steady_clock::time_point reading_since_;
+  bool reading_ = false;
   beast::flat_buffer buffer_;
   Request request_;
   std::optional<RequestParser> parser_;
@@ -269,12 +296,14 @@ class BeastServer final : public HttpServer {
  private:
   void DoAccept() {
     asio::io_context& target = *contexts_[next_++ % contexts_.size()];
-    acceptor_->async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
+    auto session = std::make_shared<Session>(target, shared_);
+    acceptor_->async_accept(session->socket(), [this, session](beast::error_code ec) {
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor_->is_open()) return;
       } else {
-        socket.set_option(tcp::no_delay(true), ec);
-        std::make_shared<Session>(std::move(socket), shared_)->Start();
+        session->socket().set_option(tcp::no_delay(true), ec);
+        // Runs on the session's own context from here on.
+        asio::dispatch(session->socket().get_executor(), [session] { session->Start(); });
       }
       DoAccept();
     });

@@ -5,7 +5,6 @@
 
 #include <charconv>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include "common/base64.h"
 #include "gateway/item_proto_json.h"
+#include "gateway/json_doc.h"
 #include "gateway/json_text.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/item_validation.h"
@@ -25,7 +25,6 @@ using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;
-using json = nlohmann::json;
 
 // Deeper JSON than this inside attribute values is refused before any work:
 // DynamoDB allows 32 levels of nesting.
@@ -38,112 +37,129 @@ std::string MemberName(const FieldDescriptor* f) {
   return n;
 }
 
-// Member name -> field, built once per message type.
-const FieldDescriptor* FindMember(const Descriptor* d, const std::string& name) {
-  static std::mutex mu;
-  static std::unordered_map<const Descriptor*, std::unordered_map<std::string, const FieldDescriptor*>> cache;
-  std::lock_guard lock(mu);
+// Member name -> field, built once per message type (per thread: no lock).
+const FieldDescriptor* FindMember(const Descriptor* d, std::string_view name) {
+  thread_local std::unordered_map<const Descriptor*, std::unordered_map<std::string, const FieldDescriptor*>>
+      cache;
   auto [it, inserted] = cache.try_emplace(d);
   if (inserted) {
     for (int i = 0; i < d->field_count(); ++i) it->second[MemberName(d->field(i))] = d->field(i);
   }
-  auto f = it->second.find(name);
+  // Member names are short: the key fits the string's own buffer.
+  auto f = it->second.find(std::string(name));
   return f == it->second.end() ? nullptr : f->second;
 }
 
 // DynamoDB's wording for a JSON token of the wrong kind.
-std::string TokenName(const json& j) {
+std::string_view TokenName(JsonRef j) {
   switch (j.type()) {
-    case json::value_t::string:
+    case JsonType::kString:
       return "STRING_VALUE";
-    case json::value_t::boolean:
-      return j.get<bool>() ? "TRUE_VALUE" : "FALSE_VALUE";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
+    case JsonType::kTrue:
+      return "TRUE_VALUE";
+    case JsonType::kFalse:
+      return "FALSE_VALUE";
+    case JsonType::kNumber:
       return "NUMBER_VALUE";
-    case json::value_t::object:
+    case JsonType::kObject:
       return "START_OBJECT";
-    case json::value_t::array:
+    case JsonType::kArray:
       return "START_ARRAY";
     default:
       return "VALUE_NULL";
   }
 }
 
-Error Mismatch(const json& j, std::string_view expected) {
+Error Mismatch(JsonRef j, std::string_view expected) {
   if (j.is_object()) return Error::Serialization("Start of structure or map found where not expected.");
   if (j.is_array()) return Error::Serialization("Start of list found where not expected");
-  return Error::Serialization(TokenName(j) + " cannot be converted to " + std::string(expected));
+  return Error::Serialization(std::string(TokenName(j)) + " cannot be converted to " + std::string(expected));
 }
 
-Status ReadMessage(const json& j, Message* m, int depth);
-Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out,
-                        int depth);
+Error Base64Error(std::string_view text) {
+  return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
+                              std::to_string(text.size()));
+}
 
-Status ReadString(const json& j, std::string* out) {
+Status ReadMessage(JsonRef j, Message* m, int depth);
+Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth);
+
+Status ReadString(JsonRef j, std::string* out) {
   if (!j.is_string()) return Mismatch(j, "String");
-  *out = j.get_ref<const std::string&>();
+  out->assign(j.string());
   return Status::Ok();
 }
 
-Status ReadStringList(const json& j, google::protobuf::RepeatedPtrField<std::string>* out, bool binary) {
+Status ReadStringList(JsonRef j, google::protobuf::RepeatedPtrField<std::string>* out, bool binary) {
   if (!j.is_array()) return Mismatch(j, "List");
-  for (const auto& e : j) {
-    std::string s;
-    POGI_RETURN_IF_ERROR(ReadString(e, &s));
-    if (binary) {
-      auto b = Base64Decode(s);
-      if (!b)
-        return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
-                                    std::to_string(s.size()));
-      s = std::move(*b);
+  Status st;
+  j.ForEachElement([&](JsonRef e) {
+    if (!e.is_string()) {
+      st = Mismatch(e, "String");
+    } else if (!binary) {
+      out->Add(std::string(e.string()));
+    } else if (auto b = Base64Decode(e.string())) {
+      out->Add(std::move(*b));
+    } else {
+      st = Base64Error(e.string());
     }
-    out->Add(std::move(s));
-  }
-  return Status::Ok();
+    return st.ok();
+  });
+  return st;
 }
 
 // {"S": "x"}, {"N": "1"}, {"M": {...}}, ... An object with no known member
 // stays empty for the engine to report; two members are DynamoDB's error.
-Status ReadAttributeValue(const json& j, v1::AttributeValue* v, int depth) {
+Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth) {
   if (!j.is_object()) return Mismatch(j, "AttributeValue");
   if (depth > kMaxValueDepth) return Error::Validation(service::kNestingError);
   int set = 0;
-  for (const auto& [key, member] : j.items()) {
-    if (member.is_null()) continue;
+  Status st;
+  j.ForEachMember([&](std::string_view key, JsonRef member) {
+    if (member.is_null()) return true;
     ++set;
     if (key == "S") {
-      POGI_RETURN_IF_ERROR(ReadString(member, v->mutable_s()));
+      st = ReadString(member, v->mutable_s());
     } else if (key == "N") {
-      POGI_RETURN_IF_ERROR(ReadString(member, v->mutable_n()));
+      st = ReadString(member, v->mutable_n());
     } else if (key == "B") {
-      std::string s;
-      POGI_RETURN_IF_ERROR(ReadString(member, &s));
-      auto b = Base64Decode(s);
-      if (!b)
-        return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
-                                    std::to_string(s.size()));
-      v->set_b(std::move(*b));
+      if (!member.is_string()) {
+        st = Mismatch(member, "String");
+      } else if (auto b = Base64Decode(member.string())) {
+        v->set_b(std::move(*b));
+      } else {
+        st = Base64Error(member.string());
+      }
     } else if (key == "SS") {
-      POGI_RETURN_IF_ERROR(ReadStringList(member, v->mutable_ss()->mutable_values(), false));
+      st = ReadStringList(member, v->mutable_ss()->mutable_values(), false);
     } else if (key == "NS") {
-      POGI_RETURN_IF_ERROR(ReadStringList(member, v->mutable_ns()->mutable_values(), false));
+      st = ReadStringList(member, v->mutable_ns()->mutable_values(), false);
     } else if (key == "BS") {
-      POGI_RETURN_IF_ERROR(ReadStringList(member, v->mutable_bs()->mutable_values(), true));
+      st = ReadStringList(member, v->mutable_bs()->mutable_values(), true);
     } else if (key == "M") {
-      POGI_RETURN_IF_ERROR(ReadAttributeMap(member, v->mutable_m()->mutable_fields(), depth + 1));
+      st = ReadAttributeMap(member, v->mutable_m()->mutable_fields(), depth + 1);
     } else if (key == "L") {
-      if (!member.is_array()) return Mismatch(member, "List");
-      auto* list = v->mutable_l();
-      for (const auto& e : member) POGI_RETURN_IF_ERROR(ReadAttributeValue(e, list->add_values(), depth + 1));
+      if (!member.is_array()) {
+        st = Mismatch(member, "List");
+      } else {
+        auto* list = v->mutable_l();
+        member.ForEachElement([&](JsonRef e) {
+          st = ReadAttributeValue(e, list->add_values(), depth + 1);
+          return st.ok();
+        });
+      }
     } else if (key == "NULL" || key == "BOOL") {
-      if (!member.is_boolean()) return Mismatch(member, "Boolean");
-      key == "NULL" ? v->set_null_value(member.get<bool>()) : v->set_bool_value(member.get<bool>());
+      if (!member.is_boolean()) {
+        st = Mismatch(member, "Boolean");
+      } else {
+        key == "NULL" ? v->set_null_value(member.boolean()) : v->set_bool_value(member.boolean());
+      }
     } else {
       --set;  // unknown members are ignored, as DynamoDB does
     }
-  }
+    return st.ok();
+  });
+  POGI_RETURN_IF_ERROR(st);
   if (set > 1) {
     return Error::Validation(
         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
@@ -152,32 +168,32 @@ Status ReadAttributeValue(const json& j, v1::AttributeValue* v, int depth) {
   return Status::Ok();
 }
 
-Status ReadAttributeMap(const json& j, google::protobuf::Map<std::string, v1::AttributeValue>* out,
-                        int depth) {
+Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth) {
   if (!j.is_object()) return Mismatch(j, "Map");
-  for (const auto& [key, member] : j.items()) {
-    if (member.is_null()) continue;
-    POGI_RETURN_IF_ERROR(ReadAttributeValue(member, &(*out)[key], depth));
-  }
-  return Status::Ok();
+  Status st;
+  j.ForEachMember([&](std::string_view key, JsonRef member) {
+    if (!member.is_null()) st = ReadAttributeValue(member, &(*out)[std::string(key)], depth);
+    return st.ok();
+  });
+  return st;
 }
 
 // One scalar or message value of field `f` into `m` (for repeated fields,
 // appended).
-Status ReadSingle(const json& j, Message* m, const FieldDescriptor* f, int depth) {
+Status ReadSingle(JsonRef j, Message* m, const FieldDescriptor* f, int depth) {
   const Reflection* r = m->GetReflection();
   bool rep = f->is_repeated();
   switch (f->cpp_type()) {
     case FieldDescriptor::CPPTYPE_STRING: {
-      std::string s;
-      POGI_RETURN_IF_ERROR(ReadString(j, &s));
+      if (!j.is_string()) return Mismatch(j, "String");
+      std::string s(j.string());
       rep ? r->AddString(m, f, std::move(s)) : r->SetString(m, f, std::move(s));
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_INT64:
     case FieldDescriptor::CPPTYPE_INT32: {
-      if (!j.is_number_integer()) return Mismatch(j, j.is_number() ? "Long" : "Long");
-      int64_t v = j.get<int64_t>();
+      if (!j.is_integer()) return Mismatch(j, "Long");
+      int64_t v = j.integer();
       if (f->cpp_type() == FieldDescriptor::CPPTYPE_INT32) {
         rep ? r->AddInt32(m, f, static_cast<int32_t>(v)) : r->SetInt32(m, f, static_cast<int32_t>(v));
       } else {
@@ -187,12 +203,12 @@ Status ReadSingle(const json& j, Message* m, const FieldDescriptor* f, int depth
     }
     case FieldDescriptor::CPPTYPE_DOUBLE: {
       if (!j.is_number()) return Mismatch(j, "Double");
-      rep ? r->AddDouble(m, f, j.get<double>()) : r->SetDouble(m, f, j.get<double>());
+      rep ? r->AddDouble(m, f, j.number()) : r->SetDouble(m, f, j.number());
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_BOOL: {
       if (!j.is_boolean()) return Mismatch(j, "Boolean");
-      rep ? r->AddBool(m, f, j.get<bool>()) : r->SetBool(m, f, j.get<bool>());
+      rep ? r->AddBool(m, f, j.boolean()) : r->SetBool(m, f, j.boolean());
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_MESSAGE: {
@@ -204,24 +220,29 @@ Status ReadSingle(const json& j, Message* m, const FieldDescriptor* f, int depth
   }
 }
 
-Status ReadField(const json& j, Message* m, const FieldDescriptor* f, int depth) {
+Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth) {
+  Status st;
   if (f->is_map()) {
     if (!j.is_object()) return Mismatch(j, "Map");
     const Descriptor* entry = f->message_type();
     const FieldDescriptor* kf = entry->map_key();
     const FieldDescriptor* vf = entry->map_value();
-    for (const auto& [key, member] : j.items()) {
-      if (member.is_null()) continue;
+    j.ForEachMember([&](std::string_view key, JsonRef member) {
+      if (member.is_null()) return true;
       Message* e = m->GetReflection()->AddMessage(m, f);
-      e->GetReflection()->SetString(e, kf, key);
-      POGI_RETURN_IF_ERROR(ReadSingle(member, e, vf, depth));
-    }
-    return Status::Ok();
+      e->GetReflection()->SetString(e, kf, std::string(key));
+      st = ReadSingle(member, e, vf, depth);
+      return st.ok();
+    });
+    return st;
   }
   if (f->is_repeated()) {
     if (!j.is_array()) return Mismatch(j, "List");
-    for (const auto& e : j) POGI_RETURN_IF_ERROR(ReadSingle(e, m, f, depth));
-    return Status::Ok();
+    j.ForEachElement([&](JsonRef e) {
+      st = ReadSingle(e, m, f, depth);
+      return st.ok();
+    });
+    return st;
   }
   return ReadSingle(j, m, f, depth);
 }
@@ -233,7 +254,7 @@ bool IsListWrapper(const Descriptor* d) {
          d == v1::ItemCollectionMetricsList::descriptor();
 }
 
-Status ReadMessage(const json& j, Message* m, int depth) {
+Status ReadMessage(JsonRef j, Message* m, int depth) {
   const Descriptor* d = m->GetDescriptor();
   if (IsListWrapper(d)) return ReadField(j, m, d->field(0), depth);
   if (d == v1::AttributeValue::descriptor()) {
@@ -244,13 +265,14 @@ Status ReadMessage(const json& j, Message* m, int depth) {
   }
   if (d == v1::NameMap::descriptor()) return ReadField(j, m, d->field(0), depth);
   if (!j.is_object()) return Mismatch(j, d->name());
-  for (const auto& [key, member] : j.items()) {
-    if (member.is_null()) continue;  // null is absent
+  Status st;
+  j.ForEachMember([&](std::string_view key, JsonRef member) {
+    if (member.is_null()) return true;  // null is absent
     const FieldDescriptor* f = FindMember(d, key);
-    if (!f) continue;  // unknown members are ignored
-    POGI_RETURN_IF_ERROR(ReadField(member, m, f, depth));
-  }
-  return Status::Ok();
+    if (f) st = ReadField(member, m, f, depth);  // unknown members are ignored
+    return st.ok();
+  });
+  return st;
 }
 
 // ---------------------------------------------------------------- writing
@@ -486,10 +508,13 @@ void WriteMessage(const Message& m, std::string* out) {
 
 Status JsonToMessage(std::string_view text, Message* out) {
   out->Clear();
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Error::Serialization("");
-  if (!j.is_object()) return Mismatch(j, out->GetDescriptor()->name());
-  return ReadMessage(j, out, 0);
+  // One document per thread, its buffers reused from request to request.
+  thread_local JsonDoc doc;
+  if (!doc.Parse(text)) return Error::Serialization("");
+  JsonRef j = doc.root();
+  Status s = j.is_object() ? ReadMessage(j, out, 0) : Mismatch(j, out->GetDescriptor()->name());
+  doc.Trim();
+  return s;
 }
 
 void MessageToJson(const Message& message, std::string* out) { WriteMessage(message, out); }

@@ -32,11 +32,41 @@ int64_t SignificantDigits(std::string_view n) {
 
 }  // namespace
 
+namespace {
+
+// Appends `item` serialized as a pogi.v1.Item, entry by entry (as the
+// generated code would, without first copying the map into a message).
+void AppendItemProto(const AttributeMap& item, std::string* out) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  constexpr uint8_t kEntryTag =
+      (v1::Item::kAttributesFieldNumber << 3) | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+  constexpr uint8_t kKeyTag = (1 << 3) | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+  constexpr uint8_t kValueTag = (2 << 3) | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+  for (const auto& [name, value] : item) {
+    size_t value_size = value.ByteSizeLong();
+    size_t entry_size = 1 + CodedOutputStream::VarintSize32(static_cast<uint32_t>(name.size())) +
+                        name.size() + 1 + CodedOutputStream::VarintSize32(static_cast<uint32_t>(value_size)) +
+                        value_size;
+    size_t at = out->size();
+    out->resize(at + 1 + CodedOutputStream::VarintSize32(static_cast<uint32_t>(entry_size)) + entry_size);
+    auto* p = reinterpret_cast<uint8_t*>(out->data() + at);
+    *p++ = kEntryTag;
+    p = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(entry_size), p);
+    *p++ = kKeyTag;
+    p = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(name.size()), p);
+    p = CodedOutputStream::WriteRawToArray(name.data(), static_cast<int>(name.size()), p);
+    *p++ = kValueTag;
+    p = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(value_size), p);
+    value.SerializeWithCachedSizesToArray(p);  // sizes cached by ByteSizeLong above
+  }
+}
+
+}  // namespace
+
 std::string EncodeItem(const AttributeMap& item) {
-  v1::Item wrapper;
-  *wrapper.mutable_attributes() = item;
   std::string out(1, kItemFormatProtoV1);
-  wrapper.AppendToString(&out);
+  AppendItemProto(item, &out);
   return out;
 }
 
@@ -48,9 +78,9 @@ Result<std::string_view> StoredItemProto(std::string_view stored) {
 }
 
 std::string ItemProto(const AttributeMap& item) {
-  v1::Item wrapper;
-  *wrapper.mutable_attributes() = item;
-  return wrapper.SerializeAsString();
+  std::string out;
+  AppendItemProto(item, &out);
+  return out;
 }
 
 void AppendItemListEntry(std::string_view item_proto, std::string* list_wire) {

@@ -111,6 +111,22 @@ TEST(ItemProtoJsonTest, RandomItemsComeOutAsTheReflectionCodecWritesThem) {
   }
 }
 
+TEST(ItemProtoJsonTest, ItemProtoIsTheItemMessagesOwnEncoding) {
+  std::mt19937 rng(99);
+  for (int i = 0; i < 1000; ++i) {
+    value::AttributeMap item = RandomItem(rng);
+    v1::Item message;
+    *message.mutable_attributes() = item;
+    v1::Item parsed;  // entries in map order, which copies may change: compare as messages
+    ASSERT_TRUE(parsed.ParseFromString(value::ItemProto(item)));
+    ASSERT_TRUE(google::protobuf::util::MessageDifferencer::Equals(parsed, message));
+    ASSERT_EQ(value::ItemProto(item).size(), message.ByteSizeLong());
+    auto decoded = value::DecodeItem(value::EncodeItem(item));
+    ASSERT_TRUE(decoded.ok());
+    ASSERT_TRUE(google::protobuf::util::MessageDifferencer::Equals(*decoded, message));
+  }
+}
+
 // A Query answer whose items are carried as a serialized ItemList.
 v1::QueryResponse CarryingAnswer(const std::vector<value::AttributeMap>& items) {
   std::string list;

@@ -79,15 +79,12 @@ class WireReader {
   const char* end_;
 };
 
-bool AppendValue(std::string_view proto, int depth, JsonOut& out);
-
-// The entries of a map<string, AttributeValue> field (number 1 of Item and
-// of MapValue) as a JSON object.
-bool AppendAttributeMap(std::string_view proto, int depth, JsonOut& out) {
-  if (depth > kMaxDepth) return false;
+// Calls f(payload) for each length-delimited field 1 of `proto` (the
+// elements of a repeated field, the entries of a map), skipping any other
+// field. False at malformed bytes or as soon as f returns false.
+template <typename F>
+bool ForEachField1(std::string_view proto, F&& f) {
   WireReader r(proto);
-  out.Put('{');
-  bool first = true;
   while (!r.done()) {
     uint32_t field, type;
     if (!r.Tag(&field, &type)) return false;
@@ -95,8 +92,22 @@ bool AppendAttributeMap(std::string_view proto, int depth, JsonOut& out) {
       if (!r.Skip(type)) return false;
       continue;
     }
-    std::string_view entry, key, value;
-    if (!r.LengthDelimited(&entry)) return false;
+    std::string_view payload;
+    if (!r.LengthDelimited(&payload) || !f(payload)) return false;
+  }
+  return true;
+}
+
+bool AppendValue(std::string_view proto, int depth, JsonOut& out);
+
+// The entries of a map<string, AttributeValue> field (number 1 of Item and
+// of MapValue) as a JSON object.
+bool AppendAttributeMap(std::string_view proto, int depth, JsonOut& out) {
+  if (depth > kMaxDepth) return false;
+  out.Put('{');
+  bool first = true;
+  bool ok = ForEachField1(proto, [&](std::string_view entry) {
+    std::string_view key, value;
     WireReader e(entry);
     while (!e.done()) {  // key = 1, value = 2; either may be absent (default)
       uint32_t f, t;
@@ -113,39 +124,26 @@ bool AppendAttributeMap(std::string_view proto, int depth, JsonOut& out) {
     first = false;
     out.String(key);
     out.Put(':');
-    if (!AppendValue(value, depth + 1, out)) return false;
-  }
+    return AppendValue(value, depth + 1, out);
+  });
   out.Put('}');
-  return true;
+  return ok;
 }
 
 // The repeated field 1 of StringSetValue, BinarySetValue or ListValue as a
 // JSON array.
 bool AppendList(std::string_view proto, bool binary, bool values, int depth, JsonOut& out) {
-  WireReader r(proto);
   out.Put('[');
   bool first = true;
-  while (!r.done()) {
-    uint32_t field, type;
-    if (!r.Tag(&field, &type)) return false;
-    if (field != 1 || type != kLengthDelimited) {
-      if (!r.Skip(type)) return false;
-      continue;
-    }
-    std::string_view element;
-    if (!r.LengthDelimited(&element)) return false;
+  bool ok = ForEachField1(proto, [&](std::string_view element) {
     if (!first) out.Put(',');
     first = false;
-    if (values) {
-      if (!AppendValue(element, depth + 1, out)) return false;
-    } else if (binary) {
-      out.Base64String(element);
-    } else {
-      out.String(element);
-    }
-  }
+    if (values) return AppendValue(element, depth + 1, out);
+    binary ? out.Base64String(element) : out.String(element);
+    return true;
+  });
   out.Put(']');
-  return true;
+  return ok;
 }
 
 // One AttributeValue. Its oneof is the last of its fields on the wire, as a
@@ -224,31 +222,19 @@ bool AppendItemProtoJson(std::string_view proto, JsonOut& out) {
   return false;
 }
 
-}  // namespace pogi::gateway
-
-namespace pogi::gateway {
-
 bool AppendItemListJson(std::string_view list_wire, bool* first, JsonOut& out) {
   size_t mark = out.size();
   bool was_first = *first;
-  WireReader r(list_wire);
-  while (!r.done()) {
-    uint32_t field, type;
-    std::string_view item;
-    bool ok = r.Tag(&field, &type) &&
-              (field == 1 && type == kLengthDelimited ? r.LengthDelimited(&item) : r.Skip(type));
-    if (ok && field == 1 && type == kLengthDelimited) {
-      if (!*first) out.Put(',');
-      *first = false;
-      ok = AppendAttributeMap(item, 0, out);
-    }
-    if (!ok) {
-      out.CutTo(mark);
-      *first = was_first;
-      return false;
-    }
+  bool ok = ForEachField1(list_wire, [&](std::string_view item) {
+    if (!*first) out.Put(',');
+    *first = false;
+    return AppendAttributeMap(item, 0, out);
+  });
+  if (!ok) {
+    out.CutTo(mark);
+    *first = was_first;
   }
-  return true;
+  return ok;
 }
 
 }  // namespace pogi::gateway

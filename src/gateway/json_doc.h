@@ -66,15 +66,16 @@ class JsonDoc {
 
  private:
   friend class JsonRef;
-  struct Node {
-    JsonType type;
-    bool shadowed = false;       // an object key given again later in its object
-    bool integer = false;        // a number without fraction or exponent, fitting int64
-    uint32_t size = 0;           // object: members (distinct keys); array: elements
-    uint32_t next = 0;           // index of the node after this value and its children
+  struct Node {                  // 24 bytes: a 16 MB request of tiny values is millions of them
     const char* text = nullptr;  // string: its characters; number: its lexeme
     uint32_t length = 0;
+    uint32_t size = 0;  // object: members (distinct keys); array: elements
+    uint32_t next = 0;  // index of the node after this value and its children
+    JsonType type = JsonType::kNull;
+    bool shadowed = false;  // an object key given again later in its object
+    bool integer = false;   // a number without fraction or exponent, fitting int64
   };
+  static_assert(sizeof(Node) == 24);
 
   enum class Start { kError, kScalar, kOpened };
   Start ParseValueStart();

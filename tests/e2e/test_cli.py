@@ -48,7 +48,7 @@ class HelpAndVersion(unittest.TestCase):
         cp = run_pogi("help", "start")
         self.assertEqual(cp.returncode, 0, cp.stderr)
         for flag in ("--host", "--port", "--grpc-port", "--data-dir", "--in-memory",
-                     "--log-level", "--fsync"):
+                     "--log-level", "--fsync", "--threads"):
             self.assertIn(flag, cp.stdout, "help start does not mention %s" % flag)
         self.assertIn("Ready.", cp.stdout)
 
@@ -61,6 +61,13 @@ class HelpAndVersion(unittest.TestCase):
         cp = run_pogi("start", "--no-such-flag")
         line = assert_one_line_error(self, cp, "unknown flag")
         self.assertIn("--no-such-flag", line)
+
+    def test_invalid_thread_counts_fail_with_one_line(self):
+        for bad in ("0", "-1", "two", "1000"):
+            cp = run_pogi("start", "--in-memory", "--port", "0", "--grpc-port", "0",
+                          "--threads", bad)
+            line = assert_one_line_error(self, cp, "--threads " + bad)
+            self.assertIn("--threads", line)
 
 
 class Env(unittest.TestCase):

@@ -122,6 +122,20 @@ class InMemoryCounter(ConcurrencyProofs, ServerTestCase):
         self.race_proof()
 
 
+class DurableManyThreads(ConcurrencyProofs, ServerTestCase):
+    """Four HTTP threads (the default is half the CPUs): writes from several
+    threads meet in one group commit, each in its own savepoint, and the
+    losers of a race roll back alone inside a batch."""
+    SERVER_ARGS = {"extra_args": ["--threads", "4"]}
+    INCREMENTS = 200
+
+    def test_8_clients_race_to_create_50_keys(self):
+        self.race_proof()
+
+    def test_counter(self):
+        self.counter_proof()
+
+
 class DurableRace(ConcurrencyProofs, ServerTestCase):
     SERVER_ARGS = {}  # the default: durable storage in a data folder
     INCREMENTS = 100

@@ -50,7 +50,8 @@ def put(table, item, **kw):
 
 
 class TransactionsTest(ServerTestCase):
-    SERVER_ARGS = {"in_memory": True}
+    # Three HTTP threads: concurrent transactions arrive on different threads.
+    SERVER_ARGS = {"in_memory": True, "extra_args": ["--threads", "3"]}
 
     @classmethod
     def setUpClass(cls):

@@ -547,11 +547,14 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
   // The schema is written with synchronous=OFF (a crash there leaves an
   // empty database to recreate), which saves start-up the fsyncs of a
   // rollback journal. A larger WAL between checkpoints means fewer fsyncs
-  // and more pages written once for many commits.
+  // and more pages written once for many commits: at 16,000 pages (the WAL
+  // grows to 64 MB, and is removed on a clean stop) a PutItem over 100,000
+  // random keys measured 18.5 us of CPU instead of 19.5, where 4,000 pages
+  // left the put rate 21 % below that over 1,000 keys.
   const char* setup = options.in_memory ? "PRAGMA journal_mode=MEMORY;"
                                         : "PRAGMA locking_mode=EXCLUSIVE; PRAGMA synchronous=OFF; "
                                           "PRAGMA journal_mode=WAL; "
-                                          "PRAGMA wal_autocheckpoint=4000;";
+                                          "PRAGMA wal_autocheckpoint=16000;";
   if (Status s = db->Exec(setup); !s.ok()) return fail(s.error());
   if (Status s = db->Exec(kSchema); !s.ok()) return fail(s.error());
   const char* durability = options.in_memory           ? "PRAGMA synchronous=OFF;"

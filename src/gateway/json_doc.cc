@@ -81,6 +81,9 @@ double JsonRef::number() const {
 bool JsonDoc::Parse(std::string_view text) {
   nodes_.clear();
   unescaped_.clear();
+  // A UTF-8 byte order mark before the document is skipped, as JSON
+  // parsers commonly do (RFC 8259 lets them).
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   p_ = text.data();
   end_ = text.data() + text.size();
   std::vector<uint32_t>& open = open_;

@@ -143,6 +143,12 @@ TEST(JsonDocTest, MalformedDocumentsAreRefused) {
   }
 }
 
+TEST(JsonDocTest, ALeadingByteOrderMarkIsSkipped) {
+  ExpectSameAsNlohmann("\xEF\xBB\xBF{\"a\": 1}");
+  ExpectSameAsNlohmann("\xEF\xBB\xBF");
+  ExpectSameAsNlohmann("{\"a\": \"\xEF\xBB\xBF\"}");
+}
+
 TEST(JsonDocTest, Utf8IsValidated) {
   for (std::string t :
        {"\"\xc3\xa9\"", "\"\xe6\xbc\xa2\"", "\"\xf0\x9f\x98\x80\"", "\"\xc3\"", "\"\xc0\xaf\"",

@@ -331,61 +331,60 @@ class SqliteTxn final : public WriteTxn {
 
 class SqliteStorage final : public Storage {
  public:
-  SqliteStorage(std::unique_ptr<Db> db, bool in_memory) : writer_(std::move(db)), in_memory_(in_memory) {}
+  SqliteStorage(std::unique_ptr<Db> db, bool in_memory) : db_(std::move(db)), in_memory_(in_memory) {}
 
   // Writes the counters back and marks the catalog's counters exact.
   ~SqliteStorage() override {
     if (in_memory_) return;
-    std::lock_guard lock(writer_mu_);
-    if (!writer_->Run("BEGIN IMMEDIATE").ok()) return;
+    std::lock_guard lock(db_mu_);
+    if (!db_->Run("BEGIN IMMEDIATE").ok()) return;
     for (const auto& [id, c] : counters_.All()) {
-      auto st = writer_->Prepare("UPDATE catalog SET item_count=?2, size_bytes=?3 WHERE id=?1");
+      auto st = db_->Prepare("UPDATE catalog SET item_count=?2, size_bytes=?3 WHERE id=?1");
       if (!st.ok()) break;
       (*st)->Bind(1, id).Bind(2, c.items).Bind(3, c.bytes);
       (*st)->Step();
     }
-    (void)writer_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 1)");
-    (void)writer_->Run("COMMIT");
+    (void)db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 1)");
+    (void)db_->Run("COMMIT");
   }
 
   // Loads the counters: from the catalog after a clean close, else counted
   // from the items. Then marks the database in use until the next close.
   Status LoadCounters() {
-    std::lock_guard lock(writer_mu_);
-    POGI_ASSIGN_OR_RETURN(auto clean, writer_->Prepare("SELECT value FROM meta WHERE key='clean'"));
+    std::lock_guard lock(db_mu_);
+    POGI_ASSIGN_OR_RETURN(auto clean, db_->Prepare("SELECT value FROM meta WHERE key='clean'"));
     bool was_clean = clean->Step() == SQLITE_ROW && clean->Int(0) == 1;
     const char* sql = was_clean ? "SELECT id, item_count, size_bytes FROM catalog"
                                 : "SELECT c.id, COUNT(i.table_id), COALESCE(SUM(i.size), 0) FROM catalog c "
                                   "LEFT JOIN items i ON i.table_id = c.id GROUP BY c.id";
-    POGI_ASSIGN_OR_RETURN(auto st, writer_->Prepare(sql));
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare(sql));
     int rc;
     while ((rc = st->Step()) == SQLITE_ROW) counters_.Set(st->Int(0), {st->Int(1), st->Int(2)});
-    if (rc != SQLITE_DONE) return writer_->Fail("load counters");
+    if (rc != SQLITE_DONE) return db_->Fail("load counters");
     if (in_memory_) return Status::Ok();
-    return writer_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)");
+    return db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)");
   }
 
   Result<std::vector<TableRecord>> ListTables() override {
-    std::lock_guard lock(writer_mu_);
-    POGI_ASSIGN_OR_RETURN(auto st,
-                          writer_->Prepare("SELECT id, name, description FROM catalog ORDER BY name"));
+    std::lock_guard lock(db_mu_);
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("SELECT id, name, description FROM catalog ORDER BY name"));
     std::vector<TableRecord> out;
     int rc;
     while ((rc = st->Step()) == SQLITE_ROW) {
       Count c = counters_.Get(st->Int(0));
       out.push_back({st->Int(0), st->Blob(1), st->Blob(2), c.items, c.bytes});
     }
-    if (rc != SQLITE_DONE) return writer_->Fail("list tables");
+    if (rc != SQLITE_DONE) return db_->Fail("list tables");
     return out;
   }
 
   Result<std::vector<IndexRecord>> ListIndexes() override {
-    std::lock_guard lock(writer_mu_);
-    POGI_ASSIGN_OR_RETURN(auto st, writer_->Prepare("SELECT id, table_id, name FROM indexes ORDER BY id"));
+    std::lock_guard lock(db_mu_);
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("SELECT id, table_id, name FROM indexes ORDER BY id"));
     std::vector<IndexRecord> out;
     int rc;
     while ((rc = st->Step()) == SQLITE_ROW) out.push_back({st->Int(0), st->Int(1), st->Blob(2)});
-    if (rc != SQLITE_DONE) return writer_->Fail("list indexes");
+    if (rc != SQLITE_DONE) return db_->Fail("list indexes");
     return out;
   }
 
@@ -416,8 +415,8 @@ class SqliteStorage final : public Storage {
   // One connection serves reads and writes (see Storage::Open): holding it
   // for the whole of fn is what makes fn's view consistent.
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
-    std::lock_guard lock(writer_mu_);
-    SqliteTxn txn(writer_.get(), &counters_);
+    std::lock_guard lock(db_mu_);
+    SqliteTxn txn(db_.get(), &counters_);
     return fn(txn);
   }
 
@@ -432,8 +431,8 @@ class SqliteStorage final : public Storage {
 
   // Runs `batch` in one transaction; sets each write's status.
   void RunBatch(const std::vector<PendingWrite*>& batch) {
-    std::lock_guard lock(writer_mu_);
-    Db& db = *writer_;
+    std::lock_guard lock(db_mu_);
+    Db& db = *db_;
     if (Status s = db.Run("BEGIN IMMEDIATE"); !s.ok()) {
       for (PendingWrite* p : batch) p->status = s;
       return;
@@ -471,8 +470,8 @@ class SqliteStorage final : public Storage {
   std::mutex queue_mu_;
   std::deque<PendingWrite*> queue_;
   TableCounters counters_;
-  std::mutex writer_mu_;  // the connection
-  std::unique_ptr<Db> writer_;
+  std::mutex db_mu_;  // the connection
+  std::unique_ptr<Db> db_;
   bool in_memory_;
 };
 

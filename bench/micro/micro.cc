@@ -3,12 +3,12 @@
 // engine without HTTP. Run: build/pogi_micro.
 #include <benchmark/benchmark.h>
 
-#include "expr/evaluator.h"
-#include "expr/parser.h"
-#include "expr/substitutions.h"
+#include "service/expr/evaluator.h"
+#include "service/expr/parser.h"
+#include "service/expr/substitutions.h"
 #include "gateway/json_codec.h"
 #include "service/engine.h"
-#include "value/decimal.h"
+#include "service/value/decimal.h"
 
 namespace {
 

@@ -1,0 +1,42 @@
+// pogi: the one binary — `start` serves, `env` prints client settings, and
+// the admin subcommands talk to a running pogi over gRPC.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "service/rpc/grpc_server.h"
+
+int main(int argc, char** argv) {
+  pogi::rpc::SilenceGrpcLogging();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    pogi::cli::PrintUsage();
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::printf("pogi %s\n", POGI_VERSION);
+    return 0;
+  }
+  const std::string cmd = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "help") {
+    if (rest.empty()) {
+      pogi::cli::PrintUsage();
+      return 0;
+    }
+    if (pogi::cli::PrintCommandHelp(rest[0])) return 0;
+    std::fprintf(stderr, "pogi: no help for unknown command '%s'\n", rest[0].c_str());
+    return 2;
+  }
+  for (const auto& a : rest) {
+    if (a == "--help" || a == "-h") return pogi::cli::PrintCommandHelp(cmd) ? 0 : 2;
+  }
+  if (cmd == "start") return pogi::cli::Start(rest);
+  if (cmd == "env") return pogi::cli::Env(rest);
+  if (cmd == "status" || cmd == "tables" || cmd == "describe" || cmd == "stop") {
+    return pogi::cli::Admin(cmd, rest);
+  }
+  std::fprintf(stderr, "pogi: unknown command '%s' (see pogi --help)\n", cmd.c_str());
+  return 2;
+}

@@ -1,0 +1,547 @@
+// DynamoDB JSON <-> proto by reflection, with AttributeValue and Item by hand.
+#include "gateway/json_codec.h"
+
+#include <google/protobuf/unknown_field_set.h>
+
+#include <charconv>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "common/base64.h"
+#include "gateway/item_proto_json.h"
+#include "gateway/json_doc.h"
+#include "gateway/json_text.h"
+#include "pogi/v1/dynamodb.pb.h"
+#include "service/item_validation.h"
+#include "service/value/item.h"
+
+namespace pogi::gateway {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::Reflection;
+
+// Deeper JSON than this inside attribute values is refused before any work:
+// DynamoDB allows 32 levels of nesting.
+constexpr int kMaxValueDepth = 33;
+
+// The DynamoDB member name of a field: its json_name, first letter capitalized.
+std::string MemberName(const FieldDescriptor* f) {
+  std::string n = f->json_name();
+  if (!n.empty()) n[0] = static_cast<char>(toupper(static_cast<unsigned char>(n[0])));
+  return n;
+}
+
+// Member name -> field, built once per message type (per thread: no lock).
+const FieldDescriptor* FindMember(const Descriptor* d, std::string_view name) {
+  thread_local std::unordered_map<const Descriptor*, std::unordered_map<std::string, const FieldDescriptor*>>
+      cache;
+  auto [it, inserted] = cache.try_emplace(d);
+  if (inserted) {
+    for (int i = 0; i < d->field_count(); ++i) it->second[MemberName(d->field(i))] = d->field(i);
+  }
+  // Member names are short: the key fits the string's own buffer.
+  auto f = it->second.find(std::string(name));
+  return f == it->second.end() ? nullptr : f->second;
+}
+
+// DynamoDB's wording for a JSON token of the wrong kind.
+std::string_view TokenName(JsonRef j) {
+  switch (j.type()) {
+    case JsonType::kString:
+      return "STRING_VALUE";
+    case JsonType::kTrue:
+      return "TRUE_VALUE";
+    case JsonType::kFalse:
+      return "FALSE_VALUE";
+    case JsonType::kNumber:
+      return "NUMBER_VALUE";
+    case JsonType::kObject:
+      return "START_OBJECT";
+    case JsonType::kArray:
+      return "START_ARRAY";
+    default:
+      return "VALUE_NULL";
+  }
+}
+
+Error Mismatch(JsonRef j, std::string_view expected) {
+  if (j.is_object()) return Error::Serialization("Start of structure or map found where not expected.");
+  if (j.is_array()) return Error::Serialization("Start of list found where not expected");
+  return Error::Serialization(std::string(TokenName(j)) + " cannot be converted to " + std::string(expected));
+}
+
+Error Base64Error(std::string_view text) {
+  return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
+                              std::to_string(text.size()));
+}
+
+Status ReadMessage(JsonRef j, Message* m, int depth);
+Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth);
+
+Status ReadString(JsonRef j, std::string* out) {
+  if (!j.is_string()) return Mismatch(j, "String");
+  out->assign(j.string());
+  return Status::Ok();
+}
+
+Status ReadStringList(JsonRef j, google::protobuf::RepeatedPtrField<std::string>* out, bool binary) {
+  if (!j.is_array()) return Mismatch(j, "List");
+  Status st;
+  j.ForEachElement([&](JsonRef e) {
+    if (!e.is_string()) {
+      st = Mismatch(e, "String");
+    } else if (!binary) {
+      out->Add(std::string(e.string()));
+    } else if (auto b = Base64Decode(e.string())) {
+      out->Add(std::move(*b));
+    } else {
+      st = Base64Error(e.string());
+    }
+    return st.ok();
+  });
+  return st;
+}
+
+// {"S": "x"}, {"N": "1"}, {"M": {...}}, ... An object with no known member
+// stays empty for the engine to report; two members are DynamoDB's error.
+Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth) {
+  if (!j.is_object()) return Mismatch(j, "AttributeValue");
+  if (depth > kMaxValueDepth) return Error::Validation(service::kNestingError);
+  int set = 0;
+  Status st;
+  j.ForEachMember([&](std::string_view key, JsonRef member) {
+    if (member.is_null()) return true;
+    ++set;
+    if (key == "S") {
+      st = ReadString(member, v->mutable_s());
+    } else if (key == "N") {
+      st = ReadString(member, v->mutable_n());
+    } else if (key == "B") {
+      if (!member.is_string()) {
+        st = Mismatch(member, "String");
+      } else if (auto b = Base64Decode(member.string())) {
+        v->set_b(std::move(*b));
+      } else {
+        st = Base64Error(member.string());
+      }
+    } else if (key == "SS") {
+      st = ReadStringList(member, v->mutable_ss()->mutable_values(), false);
+    } else if (key == "NS") {
+      st = ReadStringList(member, v->mutable_ns()->mutable_values(), false);
+    } else if (key == "BS") {
+      st = ReadStringList(member, v->mutable_bs()->mutable_values(), true);
+    } else if (key == "M") {
+      st = ReadAttributeMap(member, v->mutable_m()->mutable_fields(), depth + 1);
+    } else if (key == "L") {
+      if (!member.is_array()) {
+        st = Mismatch(member, "List");
+      } else {
+        auto* list = v->mutable_l();
+        member.ForEachElement([&](JsonRef e) {
+          st = ReadAttributeValue(e, list->add_values(), depth + 1);
+          return st.ok();
+        });
+      }
+    } else if (key == "NULL" || key == "BOOL") {
+      if (!member.is_boolean()) {
+        st = Mismatch(member, "Boolean");
+      } else {
+        key == "NULL" ? v->set_null_value(member.boolean()) : v->set_bool_value(member.boolean());
+      }
+    } else {
+      --set;  // unknown members are ignored, as DynamoDB does
+    }
+    return st.ok();
+  });
+  POGI_RETURN_IF_ERROR(st);
+  if (set > 1) {
+    return Error::Validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+        "supported datatypes");
+  }
+  return Status::Ok();
+}
+
+Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth) {
+  if (!j.is_object()) return Mismatch(j, "Map");
+  Status st;
+  j.ForEachMember([&](std::string_view key, JsonRef member) {
+    if (!member.is_null()) st = ReadAttributeValue(member, &(*out)[std::string(key)], depth);
+    return st.ok();
+  });
+  return st;
+}
+
+// One scalar or message value of field `f` into `m` (for repeated fields,
+// appended).
+Status ReadSingle(JsonRef j, Message* m, const FieldDescriptor* f, int depth) {
+  const Reflection* r = m->GetReflection();
+  bool rep = f->is_repeated();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_STRING: {
+      if (!j.is_string()) return Mismatch(j, "String");
+      std::string s(j.string());
+      rep ? r->AddString(m, f, std::move(s)) : r->SetString(m, f, std::move(s));
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_INT64:
+    case FieldDescriptor::CPPTYPE_INT32: {
+      if (!j.is_integer()) return Mismatch(j, "Long");
+      int64_t v = j.integer();
+      if (f->cpp_type() == FieldDescriptor::CPPTYPE_INT32) {
+        rep ? r->AddInt32(m, f, static_cast<int32_t>(v)) : r->SetInt32(m, f, static_cast<int32_t>(v));
+      } else {
+        rep ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
+      }
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_DOUBLE: {
+      if (!j.is_number()) return Mismatch(j, "Double");
+      rep ? r->AddDouble(m, f, j.number()) : r->SetDouble(m, f, j.number());
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_BOOL: {
+      if (!j.is_boolean()) return Mismatch(j, "Boolean");
+      rep ? r->AddBool(m, f, j.boolean()) : r->SetBool(m, f, j.boolean());
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_MESSAGE: {
+      Message* sub = rep ? r->AddMessage(m, f) : r->MutableMessage(m, f);
+      return ReadMessage(j, sub, depth + 1);
+    }
+    default:
+      return Error::Internal("unsupported field type in " + f->full_name());
+  }
+}
+
+Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth) {
+  Status st;
+  if (f->is_map()) {
+    if (!j.is_object()) return Mismatch(j, "Map");
+    const Descriptor* entry = f->message_type();
+    const FieldDescriptor* kf = entry->map_key();
+    const FieldDescriptor* vf = entry->map_value();
+    j.ForEachMember([&](std::string_view key, JsonRef member) {
+      if (member.is_null()) return true;
+      Message* e = m->GetReflection()->AddMessage(m, f);
+      e->GetReflection()->SetString(e, kf, std::string(key));
+      st = ReadSingle(member, e, vf, depth);
+      return st.ok();
+    });
+    return st;
+  }
+  if (f->is_repeated()) {
+    if (!j.is_array()) return Mismatch(j, "List");
+    j.ForEachElement([&](JsonRef e) {
+      st = ReadSingle(e, m, f, depth);
+      return st.ok();
+    });
+    return st;
+  }
+  return ReadSingle(j, m, f, depth);
+}
+
+// One-field wrappers that DynamoDB JSON writes as a bare array (a map value
+// cannot be a repeated field in proto).
+bool IsListWrapper(const Descriptor* d) {
+  return d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor() ||
+         d == v1::ItemCollectionMetricsList::descriptor();
+}
+
+Status ReadMessage(JsonRef j, Message* m, int depth) {
+  const Descriptor* d = m->GetDescriptor();
+  if (IsListWrapper(d)) return ReadField(j, m, d->field(0), depth);
+  if (d == v1::AttributeValue::descriptor()) {
+    return ReadAttributeValue(j, static_cast<v1::AttributeValue*>(m), depth);
+  }
+  if (d == v1::Item::descriptor()) {
+    return ReadAttributeMap(j, static_cast<v1::Item*>(m)->mutable_attributes(), depth);
+  }
+  if (d == v1::NameMap::descriptor()) return ReadField(j, m, d->field(0), depth);
+  if (!j.is_object()) return Mismatch(j, d->name());
+  Status st;
+  j.ForEachMember([&](std::string_view key, JsonRef member) {
+    if (member.is_null()) return true;  // null is absent
+    const FieldDescriptor* f = FindMember(d, key);
+    if (f) st = ReadField(member, m, f, depth);  // unknown members are ignored
+    return st.ok();
+  });
+  return st;
+}
+
+// ---------------------------------------------------------------- writing
+
+void WriteString(std::string_view s, std::string* out) { AppendJsonString(s, out); }
+
+template <typename T>
+void WriteNumber(T v, std::string* out) {
+  char buf[32];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, res.ptr);
+}
+
+void WriteMessage(const Message& m, std::string* out);
+void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeValue>& map, std::string* out);
+
+void WriteStringList(const google::protobuf::RepeatedPtrField<std::string>& list, bool binary,
+                     std::string* out) {
+  out->push_back('[');
+  bool first = true;
+  for (const auto& s : list) {
+    if (!first) out->push_back(',');
+    first = false;
+    WriteString(binary ? Base64Encode(s) : s, out);
+  }
+  out->push_back(']');
+}
+
+void WriteAttributeValue(const v1::AttributeValue& v, std::string* out) {
+  using V = v1::AttributeValue;
+  switch (v.value_case()) {
+    case V::kS:
+      out->append("{\"S\":");
+      WriteString(v.s(), out);
+      break;
+    case V::kN:
+      out->append("{\"N\":");
+      WriteString(v.n(), out);
+      break;
+    case V::kB:
+      out->append("{\"B\":");
+      WriteString(Base64Encode(v.b()), out);
+      break;
+    case V::kSs:
+      out->append("{\"SS\":");
+      WriteStringList(v.ss().values(), false, out);
+      break;
+    case V::kNs:
+      out->append("{\"NS\":");
+      WriteStringList(v.ns().values(), false, out);
+      break;
+    case V::kBs:
+      out->append("{\"BS\":");
+      WriteStringList(v.bs().values(), true, out);
+      break;
+    case V::kM:
+      out->append("{\"M\":");
+      WriteAttributeMap(v.m().fields(), out);
+      break;
+    case V::kL: {
+      out->append("{\"L\":[");
+      bool first = true;
+      for (const auto& e : v.l().values()) {
+        if (!first) out->push_back(',');
+        first = false;
+        WriteAttributeValue(e, out);
+      }
+      out->push_back(']');
+      break;
+    }
+    case V::kNullValue:
+      out->append("{\"NULL\":true");
+      break;
+    case V::kBoolValue:
+      out->append(v.bool_value() ? "{\"BOOL\":true" : "{\"BOOL\":false");
+      break;
+    case V::VALUE_NOT_SET:
+      out->append("{");
+      break;
+  }
+  out->push_back('}');
+}
+
+void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeValue>& map, std::string* out) {
+  out->push_back('{');
+  bool first = true;
+  for (const auto& [k, v] : map) {
+    if (!first) out->push_back(',');
+    first = false;
+    WriteString(k, out);
+    out->push_back(':');
+    WriteAttributeValue(v, out);
+  }
+  out->push_back('}');
+}
+
+// An ItemList as one JSON array: the items of `list` (when there is one),
+// then those of `carried`, a serialized ItemList (value::CarryItemList),
+// written straight from their bytes.
+void WriteItemList(const v1::ItemList* list, std::optional<std::string_view> carried, std::string* out) {
+  out->push_back('[');
+  bool first = true;
+  if (list) {
+    for (const auto& item : list->items()) {
+      if (!first) out->push_back(',');
+      first = false;
+      WriteAttributeMap(item.attributes(), out);
+    }
+  }
+  if (carried) {
+    JsonOut json(out);
+    if (!AppendItemListJson(*carried, &first, json)) {
+      // Not what pogi writes: whatever protobuf makes of it.
+      v1::ItemList parsed;
+      (void)parsed.ParseFromArray(carried->data(), static_cast<int>(carried->size()));
+      std::string text;
+      for (const auto& item : parsed.items()) {
+        if (!first) text.push_back(',');
+        first = false;
+        WriteAttributeMap(item.attributes(), &text);
+      }
+      json.Put(text);
+    }
+  }
+  out->push_back(']');
+}
+
+void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::string* out) {
+  const Reflection* r = m.GetReflection();
+  bool rep = index >= 0;
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_STRING:
+      WriteString(rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_INT64:
+      WriteNumber(rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_INT32:
+      WriteNumber(rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      WriteNumber(rep ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      out->append((rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f)) ? "true" : "false");
+      break;
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      WriteMessage(rep ? r->GetRepeatedMessage(m, f, index) : r->GetMessage(m, f), out);
+      break;
+    default:
+      out->append("null");
+  }
+}
+
+// Repeated and map fields DynamoDB returns even when empty.
+bool AlwaysEmitted(const FieldDescriptor* f) {
+  static const std::set<const FieldDescriptor*> kFields = {
+      v1::ListTablesResponse::descriptor()->FindFieldByName("table_names"),
+      v1::BatchGetItemResponse::descriptor()->FindFieldByName("responses"),
+      v1::BatchGetItemResponse::descriptor()->FindFieldByName("unprocessed_keys"),
+      v1::BatchWriteItemResponse::descriptor()->FindFieldByName("unprocessed_items"),
+  };
+  return kFields.count(f) > 0;
+}
+
+void WriteField(const Message& m, const FieldDescriptor* f, std::string* out);
+
+// The value of field `f` of `m` (a map, a list or a single value).
+void WriteField(const Message& m, const FieldDescriptor* f, std::string* out) {
+  const Reflection* r = m.GetReflection();
+  if (f->is_map()) {
+    const FieldDescriptor* kf = f->message_type()->map_key();
+    const FieldDescriptor* vf = f->message_type()->map_value();
+    out->push_back('{');
+    for (int k = 0; k < r->FieldSize(m, f); ++k) {
+      const Message& e = r->GetRepeatedMessage(m, f, k);
+      if (k) out->push_back(',');
+      WriteString(e.GetReflection()->GetString(e, kf), out);
+      out->push_back(':');
+      WriteSingle(e, vf, -1, out);
+    }
+    out->push_back('}');
+  } else if (f->is_repeated()) {
+    out->push_back('[');
+    for (int k = 0; k < r->FieldSize(m, f); ++k) {
+      if (k) out->push_back(',');
+      WriteSingle(m, f, k, out);
+    }
+    out->push_back(']');
+  } else {
+    WriteSingle(m, f, -1, out);
+  }
+}
+
+void WriteMessage(const Message& m, std::string* out) {
+  const Descriptor* d = m.GetDescriptor();
+  if (d == v1::ItemList::descriptor()) {
+    return WriteItemList(&static_cast<const v1::ItemList&>(m), std::nullopt, out);
+  }
+  if (IsListWrapper(d)) return WriteField(m, d->field(0), out);
+  if (d == v1::AttributeValue::descriptor()) {
+    return WriteAttributeValue(static_cast<const v1::AttributeValue&>(m), out);
+  }
+  if (d == v1::Item::descriptor()) {
+    return WriteAttributeMap(static_cast<const v1::Item&>(m).attributes(), out);
+  }
+  if (d == v1::NameMap::descriptor()) return WriteField(m, d->field(0), out);
+  const Reflection* r = m.GetReflection();
+  out->push_back('{');
+  bool first = true;
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    std::optional<std::string_view> carried;
+    if (f->message_type() == v1::ItemList::descriptor()) {
+      carried = value::CarriedItemList(m, f->number());
+    }
+    bool present = f->is_repeated() ? (r->FieldSize(m, f) > 0 || AlwaysEmitted(f)) : r->HasField(m, f);
+    if (!present && !carried) continue;
+    if (!first) out->push_back(',');
+    first = false;
+    WriteString(MemberName(f), out);
+    out->push_back(':');
+    if (carried) {
+      WriteItemList(present ? &static_cast<const v1::ItemList&>(r->GetMessage(m, f)) : nullptr, carried, out);
+    } else {
+      WriteField(m, f, out);
+    }
+  }
+  out->push_back('}');
+}
+
+}  // namespace
+
+Status JsonToMessage(std::string_view text, Message* out) {
+  out->Clear();
+  // One document per thread, its buffers reused from request to request.
+  thread_local JsonDoc doc;
+  if (!doc.Parse(text)) return Error::Serialization("");
+  JsonRef j = doc.root();
+  Status s = j.is_object() ? ReadMessage(j, out, 0) : Mismatch(j, out->GetDescriptor()->name());
+  doc.Trim();
+  return s;
+}
+
+void MessageToJson(const Message& message, std::string* out) { WriteMessage(message, out); }
+
+std::string ErrorToJson(const Error& error) {
+  std::string out = "{\"__type\":";
+  WriteString(error.info().type, &out);
+  if (!error.message().empty()) {
+    out.append(",\"message\":");
+    WriteString(error.message(), &out);
+  }
+  if (const v1::ErrorDetail* d = error.detail()) {
+    if (d->has_item()) {
+      out.append(",\"Item\":");
+      WriteAttributeMap(d->item().attributes(), &out);
+    }
+    if (d->cancellation_reasons_size() > 0) {
+      out.append(",\"CancellationReasons\":[");
+      for (int i = 0; i < d->cancellation_reasons_size(); ++i) {
+        if (i) out.push_back(',');
+        WriteMessage(d->cancellation_reasons(i), &out);
+      }
+      out.push_back(']');
+    }
+  }
+  out.push_back('}');
+  return out;
+}
+
+}  // namespace pogi::gateway

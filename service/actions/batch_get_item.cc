@@ -1,0 +1,181 @@
+// BatchGetItem: up to 100 items by key over several tables, read from one
+// snapshot. What would take the response past 16 MB is returned in
+// UnprocessedKeys, with the table's read parameters, for the caller to retry.
+#include <algorithm>
+#include <set>
+
+#include "service/expr/legacy.h"
+#include "service/expr/projection.h"
+#include "service/capacity.h"
+#include "service/engine.h"
+#include "service/item_request.h"
+#include "service/item_validation.h"
+#include "service/item_write.h"
+#include "service/multi_item.h"
+#include "service/request_expressions.h"
+
+namespace pogi::service {
+namespace {
+
+constexpr char kMapKeysConstraint[] =
+    "failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or "
+    "equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular "
+    "expression pattern: [a-zA-Z0-9_.-]+]";
+
+bool ValidTableName(const std::string& name) {
+  Constraints c;
+  CheckTableName(c, &name);
+  return c.ok();
+}
+
+// The request map as DynamoDB echoes it for a bad table name: JSON.
+std::string RenderRequestItems(const std::vector<const std::string*>& names,
+                               const google::protobuf::Map<std::string, v1::KeysAndAttributes>& items) {
+  std::string s = "{";
+  for (size_t i = 0; i < names.size(); ++i) {
+    const auto& ka = items.at(*names[i]);
+    s += (i ? ",\"" : "\"") + *names[i] + "\":{\"Keys\":[";
+    for (int k = 0; k < ka.keys_size(); ++k) s += (k ? "," : "") + RenderJson(ka.keys(k).attributes());
+    s += "]}";
+  }
+  return s + "}";
+}
+
+// One table's part of the request, checked.
+struct TableRead {
+  const std::string* name;
+  const v1::KeysAndAttributes* request;
+  std::shared_ptr<const Table> table;
+  std::optional<expr::Projection> projection;
+  std::vector<storage::EncodedKey> keys;
+};
+
+}  // namespace
+
+Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequest& req) {
+  // Tables in name order: the proto map has none, and answers must not vary.
+  std::vector<const std::string*> names;
+  for (const auto& [name, ka] : req.request_items()) names.push_back(&name);
+  std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });
+
+  // Member constraints, reported together in member-name order.
+  Constraints c;
+  if (names.empty()) {
+    c.Add(
+        "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal "
+        "to 1");
+  }
+  if (std::any_of(names.begin(), names.end(), [](auto* n) { return !ValidTableName(*n); })) {
+    c.Add("Value '" + RenderRequestItems(names, req.request_items()) + "' at 'requestItems' " +
+          kMapKeysConstraint);
+  }
+  for (const std::string* name : names) {
+    int n = req.request_items().at(*name).keys_size();
+    std::string head = "Value at 'RequestItems." + *name + ".member.Keys' failed to satisfy constraint: ";
+    if (n < 1) c.Add(head + "Member must have length greater than or equal to 1");
+    if (n > kMaxBatchGetKeys) c.Add(head + "Member must have length less than or equal to 100");
+  }
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     nullptr);
+  POGI_RETURN_IF_ERROR(c.Finish());
+
+  int total = 0;
+  bool any_projection = false, any_attributes_to_get = false;
+  for (const std::string* name : names) {
+    const auto& ka = req.request_items().at(*name);
+    total += ka.keys_size();
+    any_projection |= ka.has_projection_expression();
+    any_attributes_to_get |= ka.attributes_to_get_size() > 0;
+  }
+  if (total > kMaxBatchGetKeys)
+    return Error::Validation("Too many items requested for the BatchGetItem call");
+  // One request speaks one projection language, whichever table carries it.
+  if (any_projection && any_attributes_to_get) {
+    return Error::Validation(
+        "Can not use both expression and non-expression parameters in the same request: Non-expression "
+        "parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}");
+  }
+
+  // Expressions and key values, before any table is looked up.
+  std::vector<TableRead> reads;
+  std::vector<std::vector<value::AttributeMap>> key_maps;
+  for (const std::string* name : names) {
+    const auto& ka = req.request_items().at(*name);
+    TableRead r{name, &ka, nullptr, std::nullopt, {}};
+    ExpressionParams params;
+    params.projection = IfPresent(ka.has_projection_expression(), ka.projection_expression());
+    if (ka.has_expression_attribute_names()) params.names = &ka.expression_attribute_names().names();
+    if (ka.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+    POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+    r.projection = std::move(parsed.projection);
+    if (!r.projection && ka.attributes_to_get_size() > 0) {
+      POGI_ASSIGN_OR_RETURN(r.projection, expr::ConvertAttributesToGet(ka.attributes_to_get()));
+    }
+    std::vector<value::AttributeMap> maps;
+    for (const auto& key : ka.keys()) {
+      value::AttributeMap m = key.attributes();
+      POGI_RETURN_IF_ERROR(ValidateAttributes(&m));
+      maps.push_back(std::move(m));
+    }
+    key_maps.push_back(std::move(maps));
+    reads.push_back(std::move(r));
+  }
+  for (auto& r : reads) {
+    POGI_ASSIGN_OR_RETURN(r.table, FindTable(*r.name));
+  }
+  for (size_t t = 0; t < reads.size(); ++t) {
+    std::set<std::string> seen;
+    for (const auto& m : key_maps[t]) {
+      POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*reads[t].table, m));
+      if (!seen.insert(ItemIdentity(*reads[t].table, key)).second) {
+        return Error::Validation("Provided list of item keys contains duplicates");
+      }
+      reads[t].keys.push_back(std::move(key));
+    }
+  }
+
+  v1::BatchGetItemResponse resp;
+  CapacityTally capacity;
+  Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    resp.Clear();
+    capacity = CapacityTally();
+    int64_t bytes = 0;
+    bool full = false;
+    for (const auto& r : reads) {
+      auto* items = (*resp.mutable_responses())[*r.name].mutable_items();
+      v1::KeysAndAttributes* unprocessed = nullptr;
+      bool consistent = r.request->consistent_read();
+      for (size_t k = 0; k < r.keys.size(); ++k) {
+        std::optional<value::AttributeMap> item;
+        if (!full) {
+          POGI_ASSIGN_OR_RETURN(item, ReadItem(txn, *r.table, r.keys[k]));
+          int64_t size = item ? value::ItemSize(*item) : 0;
+          // What does not fit in this response is left for the next call.
+          if (bytes + size > kMaxBatchGetResponseBytes) full = true;
+          if (!full) {
+            bytes += size;
+            capacity.Add(*r.name, ReadUnits(size, consistent));
+          }
+        }
+        if (full) {
+          if (!unprocessed) {
+            unprocessed = &(*resp.mutable_unprocessed_keys())[*r.name];
+            *unprocessed = *r.request;
+            unprocessed->clear_keys();
+          }
+          *unprocessed->add_keys() = r.request->keys(static_cast<int>(k));
+          continue;
+        }
+        if (!item) continue;
+        auto* out = items->Add()->mutable_attributes();
+        *out = r.projection ? expr::Project(*r.projection, *item) : std::move(*item);
+      }
+    }
+    return Status::Ok();
+  });
+  POGI_RETURN_IF_ERROR(s);
+  capacity.Fill(req.return_consumed_capacity(), 0, resp.mutable_consumed_capacity());
+  return resp;
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,96 @@
+// Query: the items of one partition of a table or index, in sort-key order,
+// one page at a time, filtered and projected.
+#include "service/expr/legacy.h"
+#include "service/engine.h"
+#include "service/key_condition.h"
+#include "service/read_request.h"
+
+namespace pogi::service {
+namespace {
+
+// DynamoDB refuses a filter on the queried key attributes.
+Status CheckFilterKeys(const expr::Condition& filter, const KeyAttribute& hash,
+                       const std::optional<KeyAttribute>& range, bool legacy) {
+  std::set<std::string> names;
+  CollectNames(filter, &names);
+  for (const KeyAttribute* key : {&hash, range ? &*range : nullptr}) {
+    if (key && names.count(key->name)) {
+      return Error::Validation(
+          std::string(legacy ? "QueryFilter can only contain non-key attributes"
+                             : "Filter Expression can only contain non-primary key attributes") +
+          ": Primary key attribute: " + key->name);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
+  Constraints c;
+  CheckReadMembers(
+      c, IfPresent(req.has_table_name(), req.table_name()), IfPresent(req.has_index_name(), req.index_name()),
+      IfPresent(req.has_select(), req.select()), req.has_limit() ? std::optional(req.limit()) : std::nullopt,
+      IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+      IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  POGI_RETURN_IF_ERROR(c.Finish());
+
+  ExpressionParams params;
+  params.key_condition = IfPresent(req.has_key_condition_expression(), req.key_condition_expression());
+  params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
+  params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
+  SetSubstitutions(params, req);
+  if (!req.key_conditions().empty()) params.legacy.push_back("KeyConditions");
+  if (!req.query_filter().empty()) params.legacy.push_back("QueryFilter");
+  if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  bool legacy_filter = !parsed.filter && !req.query_filter().empty();
+  if (!parsed.key_condition) {
+    if (req.key_conditions().empty()) {
+      return Error::Validation(
+          "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+    }
+    POGI_ASSIGN_OR_RETURN(parsed.key_condition,
+                          expr::ConvertFilter(req.key_conditions(), nullptr, "KeyConditions"));
+  }
+  POGI_ASSIGN_OR_RETURN(
+      std::string_view projection_param,
+      ApplyLegacyReadParams(parsed, req.query_filter(),
+                            IfPresent(req.has_conditional_operator(), req.conditional_operator()),
+                            "QueryFilter", req.attributes_to_get()));
+
+  POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
+  POGI_ASSIGN_OR_RETURN(
+      const Index* index,
+      FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
+  const KeyAttribute& hash = index ? index->hash : table->hash;
+  const std::optional<KeyAttribute>& range = index ? index->range : table->range;
+  POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(*parsed.key_condition, hash, range));
+  if (parsed.filter) POGI_RETURN_IF_ERROR(CheckFilterKeys(*parsed.filter, hash, range, legacy_filter));
+  read.id = index ? index->id : table->id;
+  read.is_index = index != nullptr;
+  read.forward = !req.has_scan_index_forward() || req.scan_index_forward();
+  if (!req.exclusive_start_key().empty()) {
+    POGI_ASSIGN_OR_RETURN(auto start, StartPosition(*table, index, req.exclusive_start_key()));
+    if (start.partition != *read.partition) {
+      return Error::Validation(
+          "The provided starting key is outside query boundaries based on provided conditions");
+    }
+    // Continue right after the start: narrowing the bound keeps the read a
+    // range seek instead of a walk from the beginning of the partition.
+    if (read.forward) {
+      if (!read.sort_lo || *read.sort_lo < start.sort) read.sort_lo = start.sort, read.exclude_lo.reset();
+    } else {
+      if (!read.sort_hi || *read.sort_hi > start.sort) read.sort_hi = start.sort, read.exclude_hi.reset();
+    }
+    read.start_after = std::move(start);
+  }
+  POGI_ASSIGN_OR_RETURN(
+      auto page_req,
+      MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
+                      req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
+                      std::move(parsed.projection), projection_param));
+  return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read, page_req, index, req);
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,86 @@
+// UpdateItem: apply an update to one item (creating it when missing, as
+// DynamoDB does), if the condition (if any) holds on the item as it was.
+#include "service/expr/legacy.h"
+#include "service/expr/projection.h"
+#include "service/expr/update.h"
+#include "service/capacity.h"
+#include "service/engine.h"
+#include "service/item_request.h"
+#include "service/item_validation.h"
+#include "service/item_write.h"
+#include "service/multi_item.h"
+#include "service/request_expressions.h"
+
+namespace pogi::service {
+
+Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& req) {
+  Constraints c;
+  CheckWriteMembers(c, req);
+  c.Required(req.has_key(), "key");
+  POGI_RETURN_IF_ERROR(c.Finish());
+
+  ExpressionParams params;
+  params.update = IfPresent(req.has_update_expression(), req.update_expression());
+  params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
+  SetSubstitutions(params, req);
+  if (!req.attribute_updates().empty()) params.legacy.push_back("AttributeUpdates");
+  if (!req.expected().empty()) params.legacy.push_back("Expected");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
+                                                                IfPresent(req.has_conditional_operator(),
+                                                                          req.conditional_operator())));
+  // The legacy AttributeUpdates become the same Update; only some messages differ.
+  bool legacy_update = !req.attribute_updates().empty();
+  expr::Update update;
+  if (parsed.update) {
+    update = std::move(*parsed.update);
+  } else if (legacy_update) {
+    POGI_ASSIGN_OR_RETURN(update, expr::ConvertAttributeUpdates(req.attribute_updates()));
+  }
+
+  value::AttributeMap key_map = req.key().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
+  POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
+  POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
+  POGI_RETURN_IF_ERROR(CheckNoKeyUpdate(*table, update));
+
+  std::vector<expr::Path> updated_paths;
+  auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
+    POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
+    value::AttributeMap item = old ? *old : key_map;
+    updated_paths.clear();
+    POGI_RETURN_IF_ERROR(legacy_update ? expr::ApplyAttributeUpdates(update, &item, &updated_paths)
+                                       : expr::Apply(update, &item, &updated_paths));
+    if (value::ItemSize(item) > kMaxItemSize) {
+      return Error::Validation("Item size to update has exceeded the maximum allowed size");
+    }
+    return std::optional<value::AttributeMap>(std::move(item));
+  };
+  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));
+
+  v1::UpdateItemResponse resp;
+  const std::string& rv = req.return_values();
+  if (rv == "ALL_OLD" && change.old_item) {
+    *resp.mutable_attributes() = *change.old_item;
+  } else if (rv == "ALL_NEW") {
+    *resp.mutable_attributes() = *change.new_item;
+  } else if (rv == "UPDATED_OLD" && change.old_item) {
+    *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.old_item);
+  } else if (rv == "UPDATED_NEW") {
+    *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.new_item);
+  }
+  if (req.return_item_collection_metrics() == "SIZE") {
+    v1::ItemCollectionMetrics metrics;
+    if (FillCollectionMetrics(*table, *change.new_item, &metrics))
+      *resp.mutable_item_collection_metrics() = std::move(metrics);
+  }
+  if (WantsCapacity(req.return_consumed_capacity())) {
+    int64_t size =
+        std::max(change.old_item ? value::ItemSize(*change.old_item) : 0, value::ItemSize(*change.new_item));
+    FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
+                 change.index_units, resp.mutable_consumed_capacity());
+  }
+  return resp;
+}
+
+}  // namespace pogi::service

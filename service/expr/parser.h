@@ -1,0 +1,47 @@
+// Parsers of DynamoDB's expression languages: condition (ConditionExpression,
+// FilterExpression, KeyConditionExpression), UpdateExpression and
+// ProjectionExpression. Hand-written recursive descent over service/expr/lexer.h;
+// #names and :values are substituted while parsing and their use recorded in
+// `subs`. Work is linear in the text; nesting is bounded so hostile input
+// cannot exhaust the stack.
+//
+// Errors are ValidationExceptions with DynamoDB's text, prefixed
+// "Invalid <KindName>: ". As in DynamoDB, a syntax error wins over every
+// other error; otherwise the first error of the highest-ranked class is
+// reported (conditions: redundant parentheses, unknown function, misused
+// function, reserved word, then per-condition errors; updates: reserved word,
+// unknown function, repeated section, undefined name, undefined value, path
+// overlap, path conflict, operand type, function misuse; projections:
+// reserved word, undefined name, path overlap, path conflict).
+#pragma once
+
+#include <string_view>
+
+#include "common/result.h"
+#include "service/expr/ast.h"
+#include "service/expr/substitutions.h"
+#include "service/expr/types.h"
+
+namespace pogi::expr {
+
+// Limits DynamoDB enforces on every expression.
+inline constexpr size_t kMaxExpressionBytes = 4096;  // "Expression size has exceeded..."
+inline constexpr size_t kMaxPathDepth = 32;          // nesting levels of a document path
+inline constexpr size_t kMaxInOperands = 100;        // right-hand operands of IN
+inline constexpr size_t kMaxOperators = 300;         // operators and functions per expression
+// pogi's own bound on nested parentheses/NOTs (DynamoDB's is not documented;
+// a 4 KB expression could otherwise nest ~4000 levels).
+inline constexpr size_t kMaxNesting = 200;
+
+// `kind` is kCondition, kFilter or kKeyCondition (it only names the
+// parameter in messages; KeyConditionExpression's extra rules are the
+// engine's). The result holds copies of the substituted values.
+Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind, Substitutions& subs);
+
+// SET / REMOVE / ADD / DELETE clauses, in any order, each at most once.
+Result<Update> ParseUpdate(std::string_view text, Substitutions& subs);
+
+// Comma-separated document paths.
+Result<Projection> ParseProjection(std::string_view text, Substitutions& subs);
+
+}  // namespace pogi::expr

@@ -1,0 +1,57 @@
+// ExpressionAttributeNames / ExpressionAttributeValues usage tracking.
+#include "service/expr/substitutions.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace pogi::expr {
+
+const std::string* Substitutions::Name(std::string_view ref) {
+  if (names_ == nullptr) return nullptr;
+  auto it = names_->find(std::string(ref));
+  if (it == names_->end()) return nullptr;
+  used_names_.emplace(ref);
+  return &it->second;
+}
+
+const AttributeValue* Substitutions::Value(std::string_view ref) {
+  if (values_ == nullptr) return nullptr;
+  auto it = values_->find(std::string(ref));
+  if (it == values_->end()) return nullptr;
+  used_values_.emplace(ref);
+  return &it->second;
+}
+
+namespace {
+
+template <typename MapT>
+std::string UnusedKeys(const MapT* map, const std::set<std::string, std::less<>>& used) {
+  if (map == nullptr) return {};
+  std::vector<std::string> unused;
+  for (const auto& [key, value] : *map) {
+    if (!used.contains(key)) unused.push_back(key);
+  }
+  std::sort(unused.begin(), unused.end());
+  std::string out;
+  for (const auto& key : unused) {
+    if (!out.empty()) out += ", ";
+    out += key;
+  }
+  return out;
+}
+
+}  // namespace
+
+Status Substitutions::CheckAllUsed() const {
+  if (std::string keys = UnusedKeys(names_, used_names_); !keys.empty()) {
+    return Error::Validation("Value provided in ExpressionAttributeNames unused in expressions: keys: {" +
+                             keys + "}");
+  }
+  if (std::string keys = UnusedKeys(values_, used_values_); !keys.empty()) {
+    return Error::Validation("Value provided in ExpressionAttributeValues unused in expressions: keys: {" +
+                             keys + "}");
+  }
+  return Status::Ok();
+}
+
+}  // namespace pogi::expr

@@ -1,0 +1,218 @@
+// GrpcServer: a generic callback service dispatching /pogi.v1.DynamoDB/<Op>
+// through the operation table, and the Admin service.
+#include "service/rpc/grpc_server.h"
+
+#include <grpc/support/log.h>
+#include <grpcpp/generic/async_generic_service.h>
+#include <grpcpp/grpcpp.h>
+
+#include <mutex>
+
+#include "pogi/v1/admin.grpc.pb.h"
+#include "service/operations.h"
+
+namespace pogi::rpc {
+namespace {
+
+constexpr std::string_view kDynamoPrefix = "/pogi.v1.DynamoDB/";
+
+grpc::Status ToStatus(const Error& e) {
+  GrpcError g = ToGrpcError(e);
+  return grpc::Status(static_cast<grpc::StatusCode>(g.code), g.message, g.details);
+}
+
+// One unary DynamoDB call over the generic service: read the request,
+// run it through the engine, write the response.
+class UnaryReactor final : public grpc::ServerGenericBidiReactor {
+ public:
+  UnaryReactor(service::Engine& engine, std::string method) : engine_(engine), method_(std::move(method)) {
+    StartRead(&request_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no request message"));
+      return;
+    }
+    const service::Operation* op = nullptr;
+    if (std::string_view(method_).starts_with(kDynamoPrefix)) {
+      op = service::FindOperation(std::string_view(method_).substr(kDynamoPrefix.size()));
+    }
+    if (!op) {
+      Finish(ToStatus(Error(ErrorCode::kUnknownOperation, "Unknown operation " + method_)));
+      return;
+    }
+    std::unique_ptr<google::protobuf::Message> req(op->request_prototype->New());
+    std::vector<grpc::Slice> slices;
+    std::string bytes;
+    if (request_.Dump(&slices).ok()) {
+      for (const auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+    }
+    if (!req->ParseFromString(bytes)) {
+      Finish(ToStatus(Error::Serialization("request is not a valid " + req->GetTypeName())));
+      return;
+    }
+    Result<std::unique_ptr<google::protobuf::Message>> result = Error::Internal("");
+    try {
+      result = op->invoke(engine_, *req);
+    } catch (const std::exception& e) {
+      result = Error::Internal(std::string("internal error: ") + e.what());
+    }
+    if (!result.ok()) {
+      Finish(ToStatus(result.error()));
+      return;
+    }
+    grpc::Slice slice((*result)->SerializeAsString());
+    response_ = grpc::ByteBuffer(&slice, 1);
+    StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  service::Engine& engine_;
+  std::string method_;
+  grpc::ByteBuffer request_;
+  grpc::ByteBuffer response_;
+};
+
+class DynamoDbService final : public grpc::CallbackGenericService {
+ public:
+  explicit DynamoDbService(service::Engine& engine) : engine_(engine) {}
+  grpc::ServerGenericBidiReactor* CreateReactor(grpc::GenericCallbackServerContext* ctx) override {
+    return new UnaryReactor(engine_, ctx->method());
+  }
+
+ private:
+  service::Engine& engine_;
+};
+
+class AdminService final : public v1::Admin::CallbackService {
+ public:
+  AdminService(service::Engine& engine, std::function<void()> on_shutdown)
+      : engine_(engine), on_shutdown_(std::move(on_shutdown)) {}
+
+  void SetInfo(const ServerInfo& info) {
+    std::lock_guard lock(mu_);
+    info_ = info;
+  }
+
+  grpc::ServerUnaryReactor* Status(grpc::CallbackServerContext* ctx, const v1::StatusRequest*,
+                                   v1::StatusResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto stats = engine_.Stats();
+    if (!stats.ok()) {
+      reactor->Finish(ToStatus(stats.error()));
+      return reactor;
+    }
+    {
+      std::lock_guard lock(mu_);
+      resp->set_version(info_.version);
+      resp->set_uptime_seconds(engine_.clock().Now() - info_.started_at);
+      resp->set_data_dir(info_.data_dir);
+      resp->set_in_memory(info_.in_memory);
+      resp->set_http_port(info_.http_port);
+      resp->set_grpc_port(info_.grpc_port);
+    }
+    resp->set_table_count(static_cast<int64_t>(stats->size()));
+    int64_t items = 0;
+    for (const auto& t : *stats) items += t.item_count;
+    resp->set_item_count(items);
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* Tables(grpc::CallbackServerContext* ctx, const v1::ListTablesSummaryRequest*,
+                                   v1::ListTablesSummaryResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto stats = engine_.Stats();
+    if (!stats.ok()) {
+      reactor->Finish(ToStatus(stats.error()));
+      return reactor;
+    }
+    for (const auto& t : *stats) {
+      auto* s = resp->add_tables();
+      s->set_table_name(t.name);
+      s->set_item_count(t.item_count);
+      s->set_size_bytes(t.size_bytes);
+      s->set_status(t.status);
+    }
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* Shutdown(grpc::CallbackServerContext* ctx, const v1::ShutdownRequest*,
+                                     v1::ShutdownResponse*) override {
+    auto* reactor = ctx->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    on_shutdown_();
+    return reactor;
+  }
+
+ private:
+  service::Engine& engine_;
+  std::function<void()> on_shutdown_;
+  std::mutex mu_;
+  ServerInfo info_;
+};
+
+class GrpcServerImpl final : public GrpcServer {
+ public:
+  GrpcServerImpl(service::Engine& engine, std::function<void()> on_shutdown)
+      : dynamo_(engine), admin_(engine, std::move(on_shutdown)) {}
+
+  Status Start(const std::string& host, uint16_t port) {
+    grpc::ServerBuilder builder;
+    int selected = 0;
+    std::string addr =
+        (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+    builder.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
+    builder.RegisterService(&admin_);
+    builder.RegisterCallbackGenericService(&dynamo_);
+    builder.SetMaxReceiveMessageSize(16 * 1024 * 1024 + 4096);
+    // SO_REUSEPORT would let two servers share a port by accident.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    server_ = builder.BuildAndStart();
+    if (!server_ || selected == 0) {
+      return Error::Internal("cannot listen for gRPC on " + addr + " (address in use?)");
+    }
+    port_ = static_cast<uint16_t>(selected);
+    return Status::Ok();
+  }
+
+  uint16_t port() const override { return port_; }
+  void SetInfo(const ServerInfo& info) override { admin_.SetInfo(info); }
+  void Shutdown() override {
+    if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  }
+
+ private:
+  DynamoDbService dynamo_;
+  AdminService admin_;
+  std::unique_ptr<grpc::Server> server_;
+  uint16_t port_ = 0;
+};
+
+}  // namespace
+
+void SilenceGrpcLogging() {
+  gpr_set_log_function([](gpr_log_func_args*) {});
+}
+
+GrpcError ToGrpcError(const Error& e) {
+  v1::ErrorDetail detail;
+  if (e.detail()) detail = *e.detail();
+  detail.set_type(std::string(e.info().short_name));
+  detail.set_message(e.message());
+  return {e.info().grpc_code, std::string(e.info().short_name) + ": " + e.message(),
+          detail.SerializeAsString()};
+}
+
+Result<std::unique_ptr<GrpcServer>> GrpcServer::Start(service::Engine& engine, const std::string& host,
+                                                      uint16_t port, std::function<void()> on_shutdown) {
+  auto server = std::make_unique<GrpcServerImpl>(engine, std::move(on_shutdown));
+  POGI_RETURN_IF_ERROR(server->Start(host, port));
+  return std::unique_ptr<GrpcServer>(std::move(server));
+}
+
+}  // namespace pogi::rpc

@@ -12,6 +12,7 @@
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/catalog.h"
 #include "service/clock.h"
+#include "service/request_observers.h"
 #include "service/transaction_tokens.h"
 #include "storage/storage.h"
 
@@ -53,6 +54,10 @@ class Engine {
 
   const Clock& clock() const { return *clock_; }
 
+  // Both front doors publish each answered request here (request log,
+  // metrics, the admin request tail).
+  RequestObservers& request_observers() { return request_observers_; }
+
  private:
   Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock,
          int64_t item_collection_limit)
@@ -67,6 +72,7 @@ class Engine {
   std::shared_ptr<const Clock> clock_;
   Catalog catalog_;
   TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
+  RequestObservers request_observers_;
 };
 
 }  // namespace pogi::service

@@ -11,7 +11,8 @@ namespace {
 const std::map<std::string, const char*> kHelp = {
     {"start",
      "usage: pogi start [--host H] [--port P] [--grpc-port G] [--data-dir DIR]\n"
-     "                  [--in-memory] [--fsync] [--log-level L] [--threads N]\n"
+     "                  [--in-memory] [--fsync] [--threads N]\n"
+     "                  [--log-level L] [--log-format F] [--log-file PATH] [--log-requests]\n"
      "                  [--check-signatures] [--item-collection-limit BYTES]\n"
      "\n"
      "Serves DynamoDB's JSON API over HTTP and the pogi gRPC services, and prints\n"
@@ -23,7 +24,11 @@ const std::map<std::string, const char*> kHelp = {
      "  --data-dir DIR  where data lives (default $POGI_DATA_DIR, else ./.pogi)\n"
      "  --in-memory     keep nothing on disk\n"
      "  --fsync         fsync every commit (survive power loss, not only a crash)\n"
-     "  --log-level L   error, warn, info (default) or debug; logs go to stderr\n"
+     "  --log-level L   error, warn, info (default) or debug\n"
+     "  --log-format F  text (default) or json: one JSON object per line\n"
+     "  --log-file PATH append log lines to PATH instead of stderr\n"
+     "  --log-requests  one log line per answered request (operation, table,\n"
+     "                  status, error type, latency, request id, bytes, door)\n"
      "  --threads N     HTTP threads (default half the CPUs, at least 1)\n"
      "  --check-signatures  verify AWS Signature V4 on every request, with\n"
      "                  --access-key-id and --secret-access-key (default pogi/pogi,\n"

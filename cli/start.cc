@@ -10,15 +10,18 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "common/log.h"
 #include "gateway/http_server.h"
 #include "service/rpc/grpc_server.h"
 #include "service/engine.h"
+#include "service/request_log.h"
 
 namespace pogi::cli {
 namespace {
 
+// A refused start: one log line, exit status 1.
 int Fail(const std::string& message) {
-  std::fprintf(stderr, "pogi: %s\n", message.c_str());
+  log::Error(message);
   return 1;
 }
 
@@ -33,24 +36,30 @@ int Start(const std::vector<std::string>& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "item-collection-limit", "access-key-id",
-               "secret-access-key", "threads"},
-              {"in-memory", "fsync", "check-signatures"});
+  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
+               "item-collection-limit", "access-key-id", "secret-access-key", "threads"},
+              {"in-memory", "fsync", "check-signatures", "log-requests"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
+  // The logger first, so that every later refusal goes where it was told.
+  log::Options log_options;
+  std::string level = flags.Get("log-level").value_or("info");
+  if (!log::ParseLevel(level, &log_options.level)) {
+    return Fail("invalid --log-level " + level + " (error, warn, info or debug)");
+  }
+  std::string format = flags.Get("log-format").value_or("text");
+  if (!log::ParseFormat(format, &log_options.format)) {
+    return Fail("invalid --log-format " + format + " (text or json)");
+  }
+  log_options.file = flags.Get("log-file").value_or("");
+  if (Status s = log::Init(log_options); !s.ok()) return Fail(s.error().message());
 
   std::string host = flags.Get("host").value_or("127.0.0.1");
   uint16_t http_port = kDefaultHttpPort, grpc_port = kDefaultGrpcPort;
   if (auto p = flags.Get("port"); p && !ParsePort(*p, &http_port)) return Fail("invalid --port " + *p);
   if (auto p = flags.Get("grpc-port"); p && !ParsePort(*p, &grpc_port))
     return Fail("invalid --grpc-port " + *p);
-  std::string level = flags.Get("log-level").value_or("info");
-  if (level != "error" && level != "warn" && level != "info" && level != "debug") {
-    return Fail("invalid --log-level " + level + " (error, warn, info or debug)");
-  }
-  bool quiet = level == "error" || level == "warn";
-
   storage::Options options;
   options.in_memory = flags.Has("in-memory");
   options.fsync_each_commit = flags.Has("fsync");
@@ -85,6 +94,7 @@ int Start(const std::vector<std::string>& args) {
     credentials = gateway::Credentials{flags.Get("access-key-id").value_or("pogi"),
                                        flags.Get("secret-access-key").value_or("pogi")};
   }
+  if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
   auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials);
   if (!http.ok()) return Fail(http.error().message());
   gateway::HttpServer* http_server = http->get();
@@ -107,17 +117,24 @@ int Start(const std::vector<std::string>& args) {
     http_server->Stop();
   }).detach();
 
-  if (!quiet) {
-    std::fprintf(stderr, "pogi %s: DynamoDB API on http://%s:%u, gRPC on %s:%u, %s\n", POGI_VERSION,
-                 host.c_str(), info.http_port, host.c_str(), info.grpc_port,
-                 options.in_memory ? "in memory" : ("data in " + options.data_dir).c_str());
-  }
+  std::string http_address = "http://" + host + ":" + std::to_string(info.http_port);
+  log::Info("pogi " POGI_VERSION ": DynamoDB API on " + http_address + ", gRPC on " + host + ":" +
+                std::to_string(info.grpc_port) + ", " +
+                (options.in_memory ? std::string("in memory") : "data in " + options.data_dir),
+            {{"http_port", info.http_port},
+             {"grpc_port", info.grpc_port},
+             {"data_dir", info.data_dir},
+             {"log_requests", flags.Has("log-requests") ? "on" : ""}});
   std::fputs("Ready.\n", stdout);
   std::fflush(stdout);
 
   (*http)->Run();
+  log::Info("stopping: the HTTP door is closed and drained");
   (*grpc)->Shutdown();
-  if (!quiet) std::fprintf(stderr, "pogi: stopped\n");
+  grpc->reset();
+  engine->reset();  // closes storage: counters written back, the WAL folded in
+  log::Info("stopped");
+  log::Flush();
   return 0;
 }
 

@@ -15,7 +15,7 @@ bool IsAmzJson(std::string_view ct) {
   return ct.starts_with("application/x-amz-json-1.0") || ct.starts_with("application/x-amz-json-1.1");
 }
 
-ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req);
+ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo* info);
 
 }  // namespace
 
@@ -23,13 +23,14 @@ ApiResponse ErrorResponse(const Error& error) {
   ApiResponse r;
   r.status = error.info().http_status;
   r.body = ErrorToJson(error);
+  r.error_type = error.info().short_name;
   return r;
 }
 
-ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& req) {
+ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& req, RequestInfo* info) {
   // One bad request must never take the server down.
   try {
-    return Dispatch(engine, req);
+    return Dispatch(engine, req, info);
   } catch (const std::exception& e) {
     return ErrorResponse(Error::Internal(std::string("internal error: ") + e.what()));
   }
@@ -37,7 +38,7 @@ ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& req) {
 
 namespace {
 
-ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req) {
+ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo* info) {
   // DynamoDB answers a plain GET of its endpoint with a health line.
   if (req.method == "GET") {
     ApiResponse r;
@@ -50,9 +51,11 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req) {
     op = service::FindOperation(req.amz_target.substr(kTargetPrefix.size()));
   }
   if (!op) return ErrorResponse(Error(ErrorCode::kUnknownOperation, ""));
+  if (info) info->operation = op->name;
 
   std::unique_ptr<google::protobuf::Message> request(op->request_prototype->New());
   if (Status s = JsonToMessage(req.body, request.get()); !s.ok()) return ErrorResponse(s.error());
+  if (info) info->table = service::TableNameOf(*request);
   auto result = op->invoke(engine, *request);
   if (!result.ok()) return ErrorResponse(result.error());
   ApiResponse r;

@@ -23,9 +23,18 @@ struct ApiResponse {
   int status = 200;
   std::string body;
   std::string content_type = "application/x-amz-json-1.0";
+  std::string_view error_type;  // DynamoDB's short __type when the answer is an error
 };
 
-ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& request);
+// What a request was, for the request log and metrics.
+struct RequestInfo {
+  std::string_view operation;  // "" when the request named no known operation
+  std::string table;           // the TableName it names, if any
+};
+
+// Answers `request`. With `info`, also says which operation and table it was
+// (only then is the table name looked up).
+ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& request, RequestInfo* info = nullptr);
 
 // The response for an error, in DynamoDB's JSON.
 ApiResponse ErrorResponse(const Error& error);

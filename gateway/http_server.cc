@@ -173,6 +173,13 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == http::error::end_of_stream || ec == asio::error::operation_aborted) return Close();
     if (ec && ec != http::error::body_limit) return Close();
     ++shared_.in_flight;  // until the response is written (OnWrite)
+    // Someone wants to hear of each request (--log-requests, metrics): one
+    // relaxed load when nobody does.
+    observing_ = shared_.engine.request_observers().active();
+    if (observing_) {
+      started_ = std::chrono::steady_clock::now();
+      info_ = RequestInfo{};
+    }
     if (ec == http::error::body_limit) {
       // DynamoDB refuses a body over 16 MB with 413; the connection is not reusable.
       keep_alive_ = false;
@@ -193,7 +200,25 @@ class Session : public std::enable_shared_from_this<Session> {
         return Reply(ErrorResponse(s.error()), request_.version);
       }
     }
-    Reply(HandleRequest(shared_.engine, api), request_.version);
+    Reply(HandleRequest(shared_.engine, api, observing_ ? &info_ : nullptr), request_.version);
+  }
+
+  // Tells the request observers about the request just answered.
+  void Publish(const ApiResponse& api, std::string_view request_id) {
+    service::RequestRecord record;
+    record.door = "http";
+    record.operation = info_.operation;
+    record.table = info_.table;
+    record.status = api.status;
+    record.error_type = api.error_type;
+    record.latency_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - started_)
+                            .count();
+    record.request_id = request_id;
+    record.bytes_in = request_.body.size();
+    record.bytes_out = body_.size();
+    record.request_body = request_.body;
+    shared_.engine.request_observers().Publish(record);
   }
 
   // Writes the status line and headers by hand and sends them with the body
@@ -207,13 +232,15 @@ class Session : public std::enable_shared_from_this<Session> {
     head_.append(version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ").append(std::to_string(api.status)).append(" ");
     head_.append(reason.data(), reason.size());
     head_.append("\r\nServer: pogi\r\nContent-Type: ").append(api.content_type);
-    head_.append("\r\nx-amzn-RequestId: ").append(RequestId());
+    std::string request_id = RequestId();
+    head_.append("\r\nx-amzn-RequestId: ").append(request_id);
     head_.append("\r\nx-amz-crc32: ").append(std::to_string(crc));
     head_.append("\r\nContent-Length: ").append(std::to_string(body_.size()));
     // HTTP/1.1 keeps a connection unless told; HTTP/1.0 closes it unless told.
     if (version == 10 && keep_alive_) head_.append("\r\nConnection: keep-alive");
     if (version != 10 && !keep_alive_) head_.append("\r\nConnection: close");
     head_.append("\r\n\r\n");
+    if (observing_) Publish(api, request_id);
     std::array<asio::const_buffer, 2> buffers = {asio::buffer(head_), asio::buffer(body_)};
     asio::async_write(socket_, buffers, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
   }
@@ -240,6 +267,10 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<RequestParser> parser_;
   std::string head_, body_;  // the response being written
   bool keep_alive_ = false;
+  // Set per request when someone observes requests.
+  bool observing_ = false;
+  std::chrono::steady_clock::time_point started_;
+  RequestInfo info_;
   Shared& shared_;
 };
 

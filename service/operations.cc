@@ -1,6 +1,8 @@
 // The operation table.
 #include "service/operations.h"
 
+#include <google/protobuf/descriptor.h>
+
 #include <array>
 
 #include "service/engine.h"
@@ -32,6 +34,13 @@ const std::array kOperations = {
 };
 
 }  // namespace
+
+std::string TableNameOf(const Message& request) {
+  const auto* field = request.GetDescriptor()->FindFieldByName("table_name");
+  if (!field || field->type() != google::protobuf::FieldDescriptor::TYPE_STRING || field->is_repeated())
+    return "";
+  return request.GetReflection()->GetString(request, field);
+}
 
 const Operation* FindOperation(std::string_view name) {
   for (const auto& op : kOperations) {

@@ -6,6 +6,7 @@
 #include <google/protobuf/message.h>
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "common/result.h"
@@ -23,5 +24,9 @@ struct Operation {
 
 // The operation named `name`, or null.
 const Operation* FindOperation(std::string_view name);
+
+// The TableName a request names, or "" (batches and transactions name
+// several tables, ListTables none). For logs and metrics, not the hot path.
+std::string TableNameOf(const google::protobuf::Message& request);
 
 }  // namespace pogi::service

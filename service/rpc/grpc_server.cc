@@ -6,6 +6,9 @@
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <mutex>
 
 #include "pogi/v1/admin.grpc.pb.h"
@@ -34,46 +37,83 @@ class UnaryReactor final : public grpc::ServerGenericBidiReactor {
       Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no request message"));
       return;
     }
+    // Someone wants to hear of each call (--log-requests, metrics): one
+    // relaxed load when nobody does.
+    observing_ = engine_.request_observers().active();
+    if (observing_) started_ = std::chrono::steady_clock::now();
+    Answer();
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  void Answer() {
     const service::Operation* op = nullptr;
     if (std::string_view(method_).starts_with(kDynamoPrefix)) {
       op = service::FindOperation(std::string_view(method_).substr(kDynamoPrefix.size()));
     }
-    if (!op) {
-      Finish(ToStatus(Error(ErrorCode::kUnknownOperation, "Unknown operation " + method_)));
-      return;
-    }
+    if (!op) return FinishWith(Error(ErrorCode::kUnknownOperation, "Unknown operation " + method_));
+    operation_ = op->name;
     std::unique_ptr<google::protobuf::Message> req(op->request_prototype->New());
     std::vector<grpc::Slice> slices;
     std::string bytes;
     if (request_.Dump(&slices).ok()) {
       for (const auto& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
     }
+    bytes_in_ = bytes.size();
     if (!req->ParseFromString(bytes)) {
-      Finish(ToStatus(Error::Serialization("request is not a valid " + req->GetTypeName())));
-      return;
+      return FinishWith(Error::Serialization("request is not a valid " + req->GetTypeName()));
     }
+    if (observing_) table_ = service::TableNameOf(*req);
     Result<std::unique_ptr<google::protobuf::Message>> result = Error::Internal("");
     try {
       result = op->invoke(engine_, *req);
     } catch (const std::exception& e) {
       result = Error::Internal(std::string("internal error: ") + e.what());
     }
-    if (!result.ok()) {
-      Finish(ToStatus(result.error()));
-      return;
-    }
+    if (!result.ok()) return FinishWith(result.error());
     grpc::Slice slice((*result)->SerializeAsString());
+    if (observing_) Publish(grpc::StatusCode::OK, "", slice.size());
     response_ = grpc::ByteBuffer(&slice, 1);
     StartWriteAndFinish(&response_, grpc::WriteOptions(), grpc::Status::OK);
   }
 
-  void OnDone() override { delete this; }
+  // Finishes the call with DynamoDB's error as its status.
+  void FinishWith(const Error& error) {
+    grpc::Status status = ToStatus(error);
+    if (observing_) Publish(status.error_code(), error.info().short_name, 0);
+    Finish(status);
+  }
 
- private:
+  void Publish(grpc::StatusCode code, std::string_view error_type, size_t bytes_out) {
+    static std::atomic<uint64_t> calls{0};
+    char id[32];
+    std::snprintf(id, sizeof id, "grpc-%016llx", static_cast<unsigned long long>(++calls));
+    service::RequestRecord record;
+    record.door = "grpc";
+    record.operation = operation_;
+    record.table = table_;
+    record.status = static_cast<int>(code);
+    record.error_type = error_type;
+    record.latency_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started_)
+            .count();
+    record.request_id = id;
+    record.bytes_in = bytes_in_;
+    record.bytes_out = bytes_out;
+    engine_.request_observers().Publish(record);
+  }
+
   service::Engine& engine_;
   std::string method_;
   grpc::ByteBuffer request_;
   grpc::ByteBuffer response_;
+  // Set when someone observes requests.
+  bool observing_ = false;
+  std::chrono::steady_clock::time_point started_;
+  std::string_view operation_;
+  std::string table_;
+  size_t bytes_in_ = 0;
 };
 
 class DynamoDbService final : public grpc::CallbackGenericService {

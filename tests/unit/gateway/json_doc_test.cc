@@ -68,7 +68,9 @@ void ExpectSameAsNlohmann(const std::string& text) {
   bool ok = doc.Parse(text);
   json reference = json::parse(text, nullptr, /*allow_exceptions=*/false);
   ASSERT_EQ(ok, !reference.is_discarded()) << text;
-  if (ok) EXPECT_EQ(Normalize(ToJson(doc.root())), Normalize(reference)) << text;
+  if (ok) {
+    EXPECT_EQ(Normalize(ToJson(doc.root())), Normalize(reference)) << text;
+  }
 }
 
 TEST(JsonDocTest, Scalars) {

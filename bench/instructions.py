@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Instructions per PutItem, counted by valgrind's callgrind: repeatable to a
+fraction of a percent whatever else the machine is doing, so it can tell
+whether a change moved the hot path when timings on a busy machine cannot.
+
+  bench/instructions.py BINARY [pogi start flags...]
+
+Starts `BINARY start --in-memory` under callgrind twice, sends N1 and then N2
+PutItem calls over one keep-alive connection, and prints the difference of
+the two totals divided by N2 - N1: start-up and shutdown cancel out. Only
+127.0.0.1 is used. Needs valgrind (Debian's package).
+"""
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+
+N1, N2 = 200, 1200
+AUTH = ("AWS4-HMAC-SHA256 Credential=pogi/20260101/us-east-1/dynamodb/aws4_request, "
+        "SignedHeaders=host, Signature=00")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def total_instructions(binary, calls, extra):
+    port, grpc_port = free_port(), free_port()
+    out = tempfile.mktemp(prefix="pogi-callgrind-")
+    proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary,
+                             "start", "--in-memory", "--port", str(port), "--grpc-port",
+                             str(grpc_port)] + extra,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        if proc.stdout.readline() != b"Ready.\n":
+            raise SystemExit("pogi did not start under valgrind")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+        def call(op, body):
+            conn.request("POST", "/", body=json.dumps(body), headers={
+                "X-Amz-Target": "DynamoDB_20120810." + op,
+                "Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH})
+            resp = conn.getresponse()
+            data = resp.read()
+            if resp.status != 200:
+                raise SystemExit("%s: %d %s" % (op, resp.status, data))
+
+        call("CreateTable", {"TableName": "bench", "BillingMode": "PAY_PER_REQUEST",
+                             "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+        for i in range(calls):
+            call("PutItem", {"TableName": "bench", "Item": {
+                "pk": {"S": "k%d" % (i % 100)}, "n": {"N": "42"},
+                "s": {"S": "hello from the pogi bench"}}})
+        conn.close()
+    finally:
+        proc.terminate()
+        proc.wait()
+    total = 0
+    with open(out) as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                total = int(line.split()[1])
+    os.remove(out)
+    return total
+
+
+def main():
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    binary, extra = sys.argv[1], sys.argv[2:]
+    a = total_instructions(binary, N1, extra)
+    b = total_instructions(binary, N2, extra)
+    print("%s %s: %.0f instructions per PutItem" % (binary, " ".join(extra), (b - a) / (N2 - N1)))
+
+
+if __name__ == "__main__":
+    main()

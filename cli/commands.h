@@ -15,6 +15,13 @@ int Env(const std::vector<std::string>& args);
 // status, tables, describe, stop: gRPC clients of a running pogi.
 int Admin(const std::string& command, const std::vector<std::string>& args);
 
+// `pogi clock [set TIME | advance DURATION | freeze | resume]`.
+int Clock(const std::vector<std::string>& args);
+// `pogi close-shard TABLE`: closes the open shard of TABLE's stream now.
+int CloseShard(const std::vector<std::string>& args);
+// `pogi watch [TABLE]`: committed changes as JSON lines.
+int Watch(const std::vector<std::string>& args);
+
 // Help texts.
 void PrintUsage();
 bool PrintCommandHelp(const std::string& command);

@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   }
   if (cmd == "start") return pogi::cli::Start(rest);
   if (cmd == "env") return pogi::cli::Env(rest);
+  if (cmd == "clock") return pogi::cli::Clock(rest);
+  if (cmd == "watch") return pogi::cli::Watch(rest);
+  if (cmd == "close-shard") return pogi::cli::CloseShard(rest);
   if (cmd == "status" || cmd == "tables" || cmd == "describe" || cmd == "stop") {
     return pogi::cli::Admin(cmd, rest);
   }

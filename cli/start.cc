@@ -12,9 +12,10 @@
 #include "cli/flags.h"
 #include "common/log.h"
 #include "gateway/http_server.h"
-#include "service/rpc/grpc_server.h"
 #include "service/engine.h"
+#include "service/maintenance.h"
 #include "service/request_log.h"
+#include "service/rpc/grpc_server.h"
 
 namespace pogi::cli {
 namespace {
@@ -37,8 +38,9 @@ int Start(const std::vector<std::string>& args) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
-               "item-collection-limit", "access-key-id", "secret-access-key", "threads"},
-              {"in-memory", "fsync", "check-signatures", "log-requests"});
+               "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock", "ttl-interval",
+               "stream-shard-hours"},
+              {"in-memory", "fsync", "check-signatures", "log-requests", "clock-frozen"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
@@ -66,7 +68,29 @@ int Start(const std::vector<std::string>& args) {
   const char* env_dir = std::getenv("POGI_DATA_DIR");
   options.data_dir = flags.Get("data-dir").value_or(env_dir && *env_dir ? env_dir : ".pogi");
 
-  auto clock = std::make_shared<service::SystemClock>();
+  // The one clock: the system's time unless told otherwise; the admin API
+  // sets, advances and freezes it.
+  std::shared_ptr<service::ControllableClock> clock;
+  if (auto v = flags.Get("clock")) {
+    auto t = service::ParseIsoTime(*v);
+    if (!t) return Fail("invalid --clock " + *v + " (for example 2030-01-01T00:00:00Z)");
+    clock = std::make_shared<service::ControllableClock>(*t, flags.Has("clock-frozen"));
+  } else {
+    clock =
+        std::make_shared<service::ControllableClock>(service::SystemClock().Now(), flags.Has("clock-frozen"));
+  }
+  double ttl_interval = 1;
+  if (auto v = flags.Get("ttl-interval")) {
+    auto d = service::ParseDuration(*v);
+    if (!d || *d <= 0) return Fail("invalid --ttl-interval " + *v + " (for example 1s or 500ms)");
+    ttl_interval = *d;
+  }
+  double shard_hours = 4;
+  if (auto v = flags.Get("stream-shard-hours")) {
+    char* end = nullptr;
+    shard_hours = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end != '\0' || !(shard_hours > 0)) return Fail("invalid --stream-shard-hours " + *v);
+  }
   int64_t collection_limit = service::kMaxItemCollectionBytes;
   if (auto v = flags.Get("item-collection-limit")) {
     char* end = nullptr;
@@ -76,6 +100,7 @@ int Start(const std::vector<std::string>& args) {
   }
   auto engine = service::Engine::Open(options, clock, collection_limit);
   if (!engine.ok()) return Fail(engine.error().message());
+  (*engine)->set_stream_shard_seconds(shard_hours * 3600);
 
   // Half the CPUs by default: the clients under test run on the same
   // machine, and storage serializes on one connection anyway, so more HTTP
@@ -108,8 +133,10 @@ int Start(const std::vector<std::string>& args) {
   info.data_dir = options.in_memory ? "" : options.data_dir;
   info.http_port = (*http)->port();
   info.grpc_port = (*grpc)->port();
-  info.started_at = clock->Now();
+  info.started_at = service::SystemClock().Now();
   (*grpc)->SetInfo(info);
+  // TTL deletions, shard roll-overs and stream retention, every interval.
+  auto maintenance = std::make_unique<service::MaintenanceLoop>(**engine, ttl_interval);
 
   std::thread([stop_signals, http_server] {
     int sig = 0;
@@ -130,6 +157,7 @@ int Start(const std::vector<std::string>& args) {
 
   (*http)->Run();
   log::Info("stopping: the HTTP door is closed and drained");
+  maintenance.reset();
   (*grpc)->Shutdown();
   grpc->reset();
   engine->reset();  // closes storage: counters written back, the WAL folded in

@@ -10,6 +10,7 @@ namespace pogi::gateway {
 namespace {
 
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
+constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
 bool IsAmzJson(std::string_view ct) {
   return ct.starts_with("application/x-amz-json-1.0") || ct.starts_with("application/x-amz-json-1.1");
@@ -49,6 +50,8 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo
   const service::Operation* op = nullptr;
   if (req.amz_target.starts_with(kTargetPrefix) && IsAmzJson(req.content_type)) {
     op = service::FindOperation(req.amz_target.substr(kTargetPrefix.size()));
+  } else if (req.amz_target.starts_with(kStreamsTargetPrefix) && IsAmzJson(req.content_type)) {
+    op = service::FindOperation(service::Api::kStreams, req.amz_target.substr(kStreamsTargetPrefix.size()));
   }
   if (!op) return ErrorResponse(Error(ErrorCode::kUnknownOperation, ""));
   if (info) info->operation = op->name;

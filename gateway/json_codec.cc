@@ -15,6 +15,7 @@
 #include "gateway/json_doc.h"
 #include "gateway/json_text.h"
 #include "pogi/v1/dynamodb.pb.h"
+#include "pogi/v1/streams.pb.h"
 #include "service/item_validation.h"
 #include "service/value/item.h"
 
@@ -30,12 +31,19 @@ using google::protobuf::Reflection;
 // DynamoDB allows 32 levels of nesting.
 constexpr int kMaxValueDepth = 33;
 
-// The DynamoDB member name of a field: its json_name, first letter capitalized.
+// The DynamoDB member name of a field: its json_name, first letter
+// capitalized, or verbatim when the proto names it (DynamoDB Streams spells
+// a record's members in lower camel case: "eventID", "dynamodb").
 std::string MemberName(const FieldDescriptor* f) {
   std::string n = f->json_name();
+  if (f->has_json_name()) return n;
   if (!n.empty()) n[0] = static_cast<char>(toupper(static_cast<unsigned char>(n[0])));
   return n;
 }
+
+// Fields numbered 1000 and up are pogi's own state kept with a DynamoDB
+// shape (a table's TTL setting, its stream's id): never on the wire.
+bool IsPogiState(const FieldDescriptor* f) { return f->number() >= 1000; }
 
 // Member name -> field, built once per message type (per thread: no lock).
 const FieldDescriptor* FindMember(const Descriptor* d, std::string_view name) {
@@ -43,7 +51,9 @@ const FieldDescriptor* FindMember(const Descriptor* d, std::string_view name) {
       cache;
   auto [it, inserted] = cache.try_emplace(d);
   if (inserted) {
-    for (int i = 0; i < d->field_count(); ++i) it->second[MemberName(d->field(i))] = d->field(i);
+    for (int i = 0; i < d->field_count(); ++i) {
+      if (!IsPogiState(d->field(i))) it->second[MemberName(d->field(i))] = d->field(i);
+    }
   }
   // Member names are short: the key fits the string's own buffer.
   auto f = it->second.find(std::string(name));
@@ -434,6 +444,9 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("responses"),
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("unprocessed_keys"),
       v1::BatchWriteItemResponse::descriptor()->FindFieldByName("unprocessed_items"),
+      v1::ListStreamsResponse::descriptor()->FindFieldByName("streams"),
+      v1::StreamDescription::descriptor()->FindFieldByName("shards"),
+      v1::GetRecordsResponse::descriptor()->FindFieldByName("records"),
   };
   return kFields.count(f) > 0;
 }
@@ -485,6 +498,7 @@ void WriteMessage(const Message& m, std::string* out) {
   bool first = true;
   for (int i = 0; i < d->field_count(); ++i) {
     const FieldDescriptor* f = d->field(i);
+    if (IsPogiState(f)) continue;
     std::optional<std::string_view> carried;
     if (f->message_type() == v1::ItemList::descriptor()) {
       carried = value::CarriedItemList(m, f->number());

@@ -70,6 +70,11 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   };
   for (const auto& g : description.global_secondary_indexes()) add_index(g, true);
   for (const auto& l : description.local_secondary_indexes()) add_index(l, false);
+  t->capture = capture_;
+  if (description.stream_specification().stream_enabled()) {
+    t->stream_id = description.pogi_stream_id();
+    t->stream_view_type = description.stream_specification().stream_view_type();
+  }
   t->description = std::move(description);
   return t;
 }

@@ -36,6 +36,8 @@ struct Index {
 // their local secondary index entries) of a table with local indexes.
 inline constexpr int64_t kMaxItemCollectionBytes = int64_t{10} * 1024 * 1024 * 1024;
 
+struct ChangeCapture;  // change_capture.h
+
 struct Table {
   int64_t id = 0;
   int64_t item_collection_limit = kMaxItemCollectionBytes;
@@ -43,6 +45,11 @@ struct Table {
   KeyAttribute hash;
   std::optional<KeyAttribute> range;
   std::vector<Index> indexes;
+  // Streams and the change feed: the stream records go to (0: none), and
+  // where changes are captured (null in tests that build tables by hand).
+  int64_t stream_id = 0;
+  std::string stream_view_type;
+  const ChangeCapture* capture = nullptr;
 
   const Index* FindIndex(const std::string& name) const;
   // Whether `name` is a key attribute of the table or of any index.
@@ -69,8 +76,12 @@ class Catalog {
   std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description,
                                     const std::map<std::string, int64_t>& index_ids = {}) const;
 
+  // Given to every table made from now on.
+  void set_capture(const ChangeCapture* capture) { capture_ = capture; }
+
  private:
   const int64_t item_collection_limit_;
+  const ChangeCapture* capture_ = nullptr;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Table>> tables_;
 };

@@ -22,6 +22,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
     }
     engine->catalog_.Put(engine->catalog_.Make(r.id, std::move(d), index_ids[r.id]));
   }
+  POGI_RETURN_IF_ERROR(engine->streams_.Load(*engine->storage_));
   return engine;
 }
 

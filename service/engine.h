@@ -10,9 +10,13 @@
 
 #include "common/result.h"
 #include "pogi/v1/dynamodb.pb.h"
+#include "pogi/v1/streams.pb.h"
 #include "service/catalog.h"
+#include "service/change_capture.h"
+#include "service/change_feed.h"
 #include "service/clock.h"
 #include "service/request_observers.h"
+#include "service/streams.h"
 #include "service/transaction_tokens.h"
 #include "storage/storage.h"
 
@@ -48,11 +52,32 @@ class Engine {
   Result<v1::BatchWriteItemResponse> BatchWriteItem(const v1::BatchWriteItemRequest& req);
   Result<v1::TransactWriteItemsResponse> TransactWriteItems(const v1::TransactWriteItemsRequest& req);
   Result<v1::TransactGetItemsResponse> TransactGetItems(const v1::TransactGetItemsRequest& req);
+  Result<v1::UpdateTimeToLiveResponse> UpdateTimeToLive(const v1::UpdateTimeToLiveRequest& req);
+  Result<v1::DescribeTimeToLiveResponse> DescribeTimeToLive(const v1::DescribeTimeToLiveRequest& req);
+  // DynamoDB Streams.
+  Result<v1::ListStreamsResponse> ListStreams(const v1::ListStreamsRequest& req);
+  Result<v1::DescribeStreamResponse> DescribeStream(const v1::DescribeStreamRequest& req);
+  Result<v1::GetShardIteratorResponse> GetShardIterator(const v1::GetShardIteratorRequest& req);
+  Result<v1::GetRecordsResponse> GetRecords(const v1::GetRecordsRequest& req);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
 
   const Clock& clock() const { return *clock_; }
+  // The clock the admin API sets, advances and freezes; null when the
+  // engine was opened on another clock.
+  ControllableClock* controllable_clock() const { return controllable_clock_; }
+
+  // The background work due at the clock's now (maintenance.cc): TTL
+  // deletions, shard roll-overs, stream retention. Serialized.
+  Status RunMaintenance();
+  // Closes the open shard of `table`'s stream now (admin); the closed
+  // shard's id and its child's.
+  Result<std::pair<std::string, std::string>> CloseStreamShard(const std::string& table);
+  // Clock time after which a stream's open shard rolls over.
+  void set_stream_shard_seconds(double seconds) { streams_.set_shard_seconds(seconds); }
+  // The live change feed (Admin WatchChanges).
+  ChangeFeed& change_feed() { return feed_; }
 
   // Both front doors publish each answered request here (request log,
   // metrics, the admin request tail).
@@ -61,7 +86,18 @@ class Engine {
  private:
   Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock,
          int64_t item_collection_limit)
-      : storage_(std::move(storage)), clock_(std::move(clock)), catalog_(item_collection_limit) {}
+      : storage_(std::move(storage)),
+        clock_(std::move(clock)),
+        controllable_clock_(dynamic_cast<ControllableClock*>(const_cast<Clock*>(clock_.get()))),
+        catalog_(item_collection_limit),
+        streams_(*clock_) {
+    capture_.clock = clock_.get();
+    capture_.feed = &feed_;
+    catalog_.set_capture(&capture_);
+  }
+
+  // TTL: deletes the expired items of every table with TTL enabled.
+  Status SweepExpiredItems();
 
   // The table named `name`, or DynamoDB's ResourceNotFoundException.
   Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
@@ -70,7 +106,12 @@ class Engine {
 
   std::unique_ptr<storage::Storage> storage_;
   std::shared_ptr<const Clock> clock_;
+  ControllableClock* controllable_clock_;
+  ChangeFeed feed_;
+  ChangeCapture capture_;
   Catalog catalog_;
+  Streams streams_;
+  std::mutex maintenance_mu_;
   TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
   RequestObservers request_observers_;
 };

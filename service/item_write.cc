@@ -1,6 +1,7 @@
 // The shared item write path.
 #include "service/item_write.h"
 
+#include "service/change_capture.h"
 #include "service/expr/value_ops.h"
 #include "service/index_entries.h"
 
@@ -88,7 +89,7 @@ Status UpdateCollectionSize(storage::WriteTxn& txn, const Table& table, const st
 
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                   std::vector<IndexCapacity>* index_units) {
+                   std::vector<IndexCapacity>* index_units, ChangeSource source) {
   if (!old_item && !new_item) return Status::Ok();  // deleting what is not there
   if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
   if (!table.indexes.empty()) {
@@ -104,6 +105,11 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   } else {
     POGI_RETURN_IF_ERROR(txn.DeleteItem(table.id, key));
   }
+  // Streams off and nobody watching: one branch and one relaxed load.
+  if (table.capture && (table.stream_id != 0 || table.capture->feed->active()) &&
+      !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
+    POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, source));
+  }
   int64_t count_delta = (new_item ? 1 : 0) - (old_item ? 1 : 0);
   return txn.AdjustCounters(table.id, count_delta, new_size - old_size);
 }
@@ -115,7 +121,7 @@ Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const 
 }
 
 Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& seen,
-                              const storage::EncodedKey& key, const Decide& decide) {
+                              const storage::EncodedKey& key, const Decide& decide, ChangeSource source) {
   ItemChange change;
   Status s = storage.Write([&](storage::WriteTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(auto current, CurrentTable(catalog, seen));
@@ -123,7 +129,7 @@ Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog,
     POGI_ASSIGN_OR_RETURN(change.old_item, ReadItem(txn, table, key));
     POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr));
     return ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,
-                       change.new_item ? &*change.new_item : nullptr, &change.index_units);
+                       change.new_item ? &*change.new_item : nullptr, &change.index_units, source);
   });
   POGI_RETURN_IF_ERROR(s);
   return change;

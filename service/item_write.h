@@ -10,8 +10,9 @@
 #include "common/result.h"
 #include "service/capacity.h"
 #include "service/catalog.h"
-#include "storage/storage.h"
+#include "service/stream_records.h"
 #include "service/value/item.h"
+#include "storage/storage.h"
 
 namespace pogi::service {
 
@@ -32,9 +33,13 @@ Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const
 // When `index_units` is not null it receives the write units each index
 // was charged (an index entry written or removed; nothing when the entry
 // does not change).
+// The change's stream record (tables with a stream) is written in the same
+// transaction, and watchers of the change feed get it after the commit; a
+// write that leaves the item as it was produces neither.
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                   std::vector<IndexCapacity>* index_units = nullptr);
+                   std::vector<IndexCapacity>* index_units = nullptr,
+                   ChangeSource source = ChangeSource::kRequest);
 
 // Decides the new item from the old one (null when there is none): the new
 // item, nullopt to delete, or an error (a failed condition) to write nothing.
@@ -48,6 +53,7 @@ Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const 
 
 // One atomic read-decide-write of one item.
 Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& table,
-                              const storage::EncodedKey& key, const Decide& decide);
+                              const storage::EncodedKey& key, const Decide& decide,
+                              ChangeSource source = ChangeSource::kRequest);
 
 }  // namespace pogi::service

@@ -25,12 +25,34 @@ Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) 
         &Engine::Name>                                                                              \
   }
 
+#define POGI_STREAMS_OP(Name)                                                                       \
+  Operation {                                                                                       \
+#Name, &v1::Name##Request::default_instance(), &Invoke < v1::Name##Request, v1::Name##Response, \
+        &Engine::Name>, Api::kStreams                                                               \
+  }
+
 const std::array kOperations = {
-    POGI_OP(CreateTable),    POGI_OP(DeleteTable),        POGI_OP(DescribeTable),
-    POGI_OP(GetItem),        POGI_OP(ListTables),         POGI_OP(PutItem),
-    POGI_OP(DeleteItem),     POGI_OP(UpdateItem),         POGI_OP(Query),
-    POGI_OP(Scan),           POGI_OP(UpdateTable),        POGI_OP(BatchGetItem),
-    POGI_OP(BatchWriteItem), POGI_OP(TransactWriteItems), POGI_OP(TransactGetItems),
+    POGI_OP(CreateTable),
+    POGI_OP(DeleteTable),
+    POGI_OP(DescribeTable),
+    POGI_OP(GetItem),
+    POGI_OP(ListTables),
+    POGI_OP(PutItem),
+    POGI_OP(DeleteItem),
+    POGI_OP(UpdateItem),
+    POGI_OP(Query),
+    POGI_OP(Scan),
+    POGI_OP(UpdateTable),
+    POGI_OP(BatchGetItem),
+    POGI_OP(BatchWriteItem),
+    POGI_OP(TransactWriteItems),
+    POGI_OP(TransactGetItems),
+    POGI_OP(UpdateTimeToLive),
+    POGI_OP(DescribeTimeToLive),
+    POGI_STREAMS_OP(ListStreams),
+    POGI_STREAMS_OP(DescribeStream),
+    POGI_STREAMS_OP(GetShardIterator),
+    POGI_STREAMS_OP(GetRecords),
 };
 
 }  // namespace
@@ -42,9 +64,11 @@ std::string TableNameOf(const Message& request) {
   return request.GetReflection()->GetString(request, field);
 }
 
-const Operation* FindOperation(std::string_view name) {
+const Operation* FindOperation(std::string_view name) { return FindOperation(Api::kDynamoDB, name); }
+
+const Operation* FindOperation(Api api, std::string_view name) {
   for (const auto& op : kOperations) {
-    if (op.name == name) return &op;
+    if (op.api == api && op.name == name) return &op;
   }
   return nullptr;
 }

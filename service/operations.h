@@ -15,15 +15,23 @@ namespace pogi::service {
 
 class Engine;
 
+// The API an operation belongs to: each answers only under its own
+// X-Amz-Target prefix (DynamoDB_20120810. or DynamoDBStreams_20120810.)
+// and its own gRPC service.
+enum class Api { kDynamoDB, kStreams };
+
 struct Operation {
   std::string_view name;  // "PutItem"
   const google::protobuf::Message* request_prototype;
   Result<std::unique_ptr<google::protobuf::Message>> (*invoke)(Engine& engine,
                                                                const google::protobuf::Message& request);
+  Api api = Api::kDynamoDB;
 };
 
-// The operation named `name`, or null.
+// The DynamoDB operation named `name`, or null.
 const Operation* FindOperation(std::string_view name);
+// The operation of `api` named `name`, or null.
+const Operation* FindOperation(Api api, std::string_view name);
 
 // The TableName a request names, or "" (batches and transactions name
 // several tables, ListTables none). For logs and metrics, not the hot path.

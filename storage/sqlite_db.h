@@ -41,6 +41,10 @@ class Stmt {
     }
     return Bind(i, std::string_view(*v));
   }
+  Stmt& BindDouble(int i, double v) {
+    sqlite3_bind_double(s_, i, v);
+    return *this;
+  }
   Stmt& BindText(int i, std::string_view v) {
     sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
     return *this;
@@ -48,6 +52,7 @@ class Stmt {
   // SQLITE_ROW, SQLITE_DONE or an error code.
   int Step() { return sqlite3_step(s_); }
   int64_t Int(int col) const { return sqlite3_column_int64(s_, col); }
+  double Double(int col) const { return sqlite3_column_double(s_, col); }
   std::string_view BlobView(int col) const {
     const void* p = sqlite3_column_blob(s_, col);
     return {static_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s_, col))};

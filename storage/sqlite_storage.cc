@@ -23,7 +23,9 @@ namespace {
 // 3: item collection sizes are stored (tables with local indexes).
 // 4: items store their size; table counters live in memory (see
 //    table_counters.h) and meta 'clean' says whether the catalog's are exact.
-constexpr int64_t kFormatVersion = 4;
+// 5: streams and their records (tables streams, stream_records; meta
+//    'stream_seq' holds the sequence counter at the last stream change).
+constexpr int64_t kFormatVersion = 5;
 
 constexpr const char* kSchema = R"sql(
 BEGIN;
@@ -61,6 +63,15 @@ CREATE TABLE IF NOT EXISTS collections(
   pk BLOB NOT NULL,
   size INTEGER NOT NULL,
   PRIMARY KEY(table_id, pk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS streams(
+  id INTEGER PRIMARY KEY,
+  state BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS stream_records(
+  stream_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  created REAL NOT NULL,
+  record BLOB NOT NULL,
+  PRIMARY KEY(stream_id, seq)) WITHOUT ROWID;
 COMMIT;
 )sql";
 
@@ -78,9 +89,107 @@ class SqliteTxn final : public WriteTxn {
   // `counters` are the committed counts; `earlier` the changes of earlier
   // writes of the same transaction (may be null); this write's own go to
   // `changes` (null for a read-only transaction).
+  // `sequence` is the stream sequence counter; `on_commit` collects this
+  // write's after-commit work (both null for a read-only transaction).
   SqliteTxn(Db* db, const TableCounters* counters, const CountChanges* earlier = nullptr,
-            CountChanges* changes = nullptr)
-      : db_(db), counters_(counters), earlier_(earlier), changes_(changes) {}
+            CountChanges* changes = nullptr, int64_t* sequence = nullptr,
+            std::vector<std::function<void()>>* on_commit = nullptr, const int64_t* read_sequence = nullptr)
+      : db_(db),
+        counters_(counters),
+        earlier_(earlier),
+        changes_(changes),
+        sequence_(sequence),
+        on_commit_(on_commit),
+        read_sequence_(read_sequence) {}
+
+  Result<std::vector<StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after, int64_t last,
+                                                         int limit) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("SELECT seq, created, record FROM stream_records WHERE "
+                                                "stream_id=?1 AND seq>?2 AND seq<=?3 ORDER BY seq LIMIT ?4"));
+    st->Bind(1, stream_id).Bind(2, after).Bind(3, last).Bind(4, static_cast<int64_t>(limit));
+    std::vector<StreamRecordRow> out;
+    int rc;
+    while ((rc = st->Step()) == SQLITE_ROW) out.push_back({st->Int(0), st->Double(1), st->Blob(2)});
+    if (rc != SQLITE_DONE) return db_->Fail("read stream records");
+    return out;
+  }
+
+  int64_t LastStreamSequence() override {
+    if (sequence_) return *sequence_;
+    return read_sequence_ ? *read_sequence_ : 0;
+  }
+
+  Result<std::optional<std::string>> GetStream(int64_t stream_id) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("SELECT state FROM streams WHERE id=?1"));
+    st->Bind(1, stream_id);
+    int rc = st->Step();
+    if (rc == SQLITE_ROW) return std::optional<std::string>(st->Blob(0));
+    if (rc == SQLITE_DONE) return std::optional<std::string>();
+    return db_->Fail("read stream");
+  }
+
+  Result<int64_t> IssueStreamSequence() override {
+    if (!sequence_) return Error::Internal("stream sequence issued outside a write");
+    return ++*sequence_;
+  }
+
+  Result<int64_t> CreateStream(std::string_view state) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("INSERT INTO streams(state) VALUES(?1)"));
+    st->Bind(1, state);
+    POGI_RETURN_IF_ERROR(Done(st->Step(), "create stream"));
+    int64_t id = static_cast<int64_t>(sqlite3_last_insert_rowid(db_->raw()));
+    POGI_RETURN_IF_ERROR(SaveSequence());
+    return id;
+  }
+
+  Status UpdateStream(int64_t stream_id, std::string_view state) override {
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("UPDATE streams SET state=?2 WHERE id=?1"));
+    st->Bind(1, stream_id).Bind(2, state);
+    POGI_RETURN_IF_ERROR(Done(st->Step(), "update stream"));
+    return SaveSequence();
+  }
+
+  Status DeleteStream(int64_t stream_id) override {
+    {
+      POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM stream_records WHERE stream_id=?1"));
+      st->Bind(1, stream_id);
+      POGI_RETURN_IF_ERROR(Done(st->Step(), "delete stream records"));
+    }
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM streams WHERE id=?1"));
+    st->Bind(1, stream_id);
+    return Done(st->Step(), "delete stream");
+  }
+
+  Result<int64_t> AppendStreamRecord(int64_t stream_id, double created, std::string_view record) override {
+    if (!sequence_) return Error::Internal("stream record written outside a write");
+    POGI_ASSIGN_OR_RETURN(
+        auto st,
+        db_->Prepare("INSERT INTO stream_records(stream_id, seq, created, record) VALUES(?1,?2,?3,?4)"));
+    int64_t seq = *sequence_ + 1;
+    st->Bind(1, stream_id).Bind(2, seq).BindDouble(3, created).Bind(4, record);
+    POGI_RETURN_IF_ERROR(Done(st->Step(), "write stream record"));
+    *sequence_ = seq;
+    return seq;
+  }
+
+  Result<int64_t> TrimStreamRecords(int64_t stream_id, double created_before) override {
+    POGI_ASSIGN_OR_RETURN(
+        auto find,
+        db_->Prepare("SELECT COALESCE(MAX(seq), 0) FROM stream_records WHERE stream_id=?1 AND created<?2"));
+    find->Bind(1, stream_id).BindDouble(2, created_before);
+    if (find->Step() != SQLITE_ROW) return db_->Fail("find old stream records");
+    int64_t through = find->Int(0);
+    if (through == 0) return int64_t{0};
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM stream_records WHERE stream_id=?1 AND seq<=?2"));
+    st->Bind(1, stream_id).Bind(2, through);
+    POGI_RETURN_IF_ERROR(Done(st->Step(), "trim stream records"));
+    POGI_RETURN_IF_ERROR(SaveSequence());
+    return through;
+  }
+
+  void OnCommit(std::function<void()> fn) override {
+    if (on_commit_) on_commit_->push_back(std::move(fn));
+  }
 
   Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) override {
     POGI_ASSIGN_OR_RETURN(
@@ -323,10 +432,22 @@ class SqliteTxn final : public WriteTxn {
     if (rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
     return db_->Fail(what);
   }
+  // The sequence counter is kept with every stream change (and trim), so
+  // that after a crash it restarts above every sequence number a stream's
+  // state names, even when the records holding them are gone.
+  Status SaveSequence() {
+    POGI_ASSIGN_OR_RETURN(auto st,
+                          db_->Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('stream_seq', ?1)"));
+    st->Bind(1, LastStreamSequence());
+    return Done(st->Step(), "save stream sequence");
+  }
   Db* db_;
   const TableCounters* counters_;
   const CountChanges* earlier_;
   CountChanges* changes_;
+  int64_t* sequence_;
+  std::vector<std::function<void()>>* on_commit_;
+  const int64_t* read_sequence_;
 };
 
 class SqliteStorage final : public Storage {
@@ -342,6 +463,10 @@ class SqliteStorage final : public Storage {
       auto st = db_->Prepare("UPDATE catalog SET item_count=?2, size_bytes=?3 WHERE id=?1");
       if (!st.ok()) break;
       (*st)->Bind(1, id).Bind(2, c.items).Bind(3, c.bytes);
+      (*st)->Step();
+    }
+    if (auto st = db_->Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('stream_seq', ?1)"); st.ok()) {
+      (*st)->Bind(1, stream_seq_);
       (*st)->Step();
     }
     (void)db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 1)");
@@ -361,6 +486,11 @@ class SqliteStorage final : public Storage {
     int rc;
     while ((rc = st->Step()) == SQLITE_ROW) counters_.Set(st->Int(0), {st->Int(1), st->Int(2)});
     if (rc != SQLITE_DONE) return db_->Fail("load counters");
+    POGI_ASSIGN_OR_RETURN(auto seq, db_->Prepare("SELECT MAX(COALESCE((SELECT value FROM meta WHERE "
+                                                 "key='stream_seq'), 0), COALESCE((SELECT MAX(seq) FROM "
+                                                 "stream_records), 0))"));
+    if (seq->Step() != SQLITE_ROW) return db_->Fail("load stream sequence");
+    stream_seq_ = seq->Int(0);
     if (in_memory_) return Status::Ok();
     return db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)");
   }
@@ -388,6 +518,16 @@ class SqliteStorage final : public Storage {
     return out;
   }
 
+  Result<std::vector<StreamRow>> ListStreams() override {
+    std::lock_guard lock(db_mu_);
+    POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("SELECT id, state FROM streams ORDER BY id"));
+    std::vector<StreamRow> out;
+    int rc;
+    while ((rc = st->Step()) == SQLITE_ROW) out.push_back({st->Int(0), st->Blob(1)});
+    if (rc != SQLITE_DONE) return db_->Fail("list streams");
+    return out;
+  }
+
   // Group commit: concurrent writers queue up; the writer at the front runs
   // the whole queue in one SQLite transaction, each write inside its own
   // savepoint (so one failing write rolls back alone), commits once, and
@@ -401,7 +541,9 @@ class SqliteStorage final : public Storage {
 
     std::vector<PendingWrite*> batch(queue_.begin(), queue_.end());
     lock.unlock();
-    RunBatch(batch);
+    std::vector<std::function<void()>> committed;
+    RunBatch(batch, &committed);
+    for (auto& fn : committed) fn();
     lock.lock();
     for (PendingWrite* p : batch) {
       queue_.pop_front();
@@ -416,7 +558,7 @@ class SqliteStorage final : public Storage {
   // for the whole of fn is what makes fn's view consistent.
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
     std::lock_guard lock(db_mu_);
-    SqliteTxn txn(db_.get(), &counters_);
+    SqliteTxn txn(db_.get(), &counters_, nullptr, nullptr, nullptr, nullptr, &stream_seq_);
     return fn(txn);
   }
 
@@ -429,8 +571,9 @@ class SqliteStorage final : public Storage {
     std::condition_variable cv;
   };
 
-  // Runs `batch` in one transaction; sets each write's status.
-  void RunBatch(const std::vector<PendingWrite*>& batch) {
+  // Runs `batch` in one transaction; sets each write's status. The
+  // after-commit work of the writes that committed goes to `committed`.
+  void RunBatch(const std::vector<PendingWrite*>& batch, std::vector<std::function<void()>>* committed_work) {
     std::lock_guard lock(db_mu_);
     Db& db = *db_;
     if (Status s = db.Run("BEGIN IMMEDIATE"); !s.ok()) {
@@ -441,16 +584,21 @@ class SqliteStorage final : public Storage {
     // A write alone in its batch needs no savepoint (two statements fewer):
     // when it fails, the whole transaction rolls back.
     const bool alone = batch.size() == 1;
+    std::vector<std::function<void()>> work;
     for (PendingWrite* p : batch) {
       CountChanges mine;
-      SqliteTxn txn(&db, &counters_, &committed, &mine);
+      std::vector<std::function<void()>> my_work;
+      SqliteTxn txn(&db, &counters_, &committed, &mine, &stream_seq_, &my_work);
       Status s = alone ? Status::Ok() : db.Run("SAVEPOINT w");
       if (s.ok()) {
         s = (*p->fn)(txn);
         if (!alone && !s.ok()) (void)db.Run("ROLLBACK TO w");
         if (!alone) (void)db.Run("RELEASE w");
       }
-      if (s.ok()) committed.Merge(mine);
+      if (s.ok()) {
+        committed.Merge(mine);
+        for (auto& fn : my_work) work.push_back(std::move(fn));
+      }
       p->status = std::move(s);
     }
     if (alone && !batch[0]->status.ok()) {
@@ -465,12 +613,14 @@ class SqliteStorage final : public Storage {
       return;
     }
     counters_.Apply(committed);
+    *committed_work = std::move(work);
   }
 
   std::mutex queue_mu_;
   std::deque<PendingWrite*> queue_;
   TableCounters counters_;
-  std::mutex db_mu_;  // the connection
+  int64_t stream_seq_ = 0;  // the last stream sequence number issued; under db_mu_
+  std::mutex db_mu_;        // the connection
   std::unique_ptr<Db> db_;
   bool in_memory_;
 };

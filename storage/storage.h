@@ -40,6 +40,21 @@ struct IndexRecord {
   std::string name;
 };
 
+// One stream's row: its id and its state (a serialized pogi.v1.StreamState,
+// opaque to storage).
+struct StreamRow {
+  int64_t id = 0;
+  std::string state;
+};
+
+// One stored stream record. Sequence numbers are issued by storage, one
+// counter for every stream, increasing in commit order and never reused.
+struct StreamRecordRow {
+  int64_t sequence = 0;
+  double created = 0;  // clock time of the change
+  std::string record;  // the serialized record, without its sequence number
+};
+
 // One row met by a range read. For a table, `partition`/`sort` are the item's
 // key; for an index they are the index key and `table_partition`/
 // `table_sort` the item's key in its table. Views valid during the visit only.
@@ -92,6 +107,15 @@ class ReadTxn {
   // The stored bytes of the item with `key`, or nullopt.
   virtual Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) = 0;
   virtual Result<std::optional<TableRecord>> GetTable(int64_t table_id) = 0;
+
+  // Streams. The records of `stream_id` with a sequence number in
+  // (after, last], in order, at most `limit` of them.
+  virtual Result<std::vector<StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after,
+                                                                 int64_t last, int limit) = 0;
+  // The highest sequence number issued so far (0 before the first).
+  virtual int64_t LastStreamSequence() = 0;
+  // The state of stream `stream_id`, or nullopt.
+  virtual Result<std::optional<std::string>> GetStream(int64_t stream_id) = 0;
 };
 
 // An atomic write transaction. Valid only inside Storage::Write.
@@ -123,6 +147,24 @@ class WriteTxn : public ReadTxn {
   // (tables with local indexes) and returns the new size.
   virtual Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition,
                                                int64_t delta) = 0;
+
+  // Streams: a row of state each, and their records. AppendStreamRecord
+  // stores a record under the next sequence number and returns it.
+  virtual Result<int64_t> CreateStream(std::string_view state) = 0;
+  virtual Status UpdateStream(int64_t stream_id, std::string_view state) = 0;
+  // Removes a stream and its records.
+  virtual Status DeleteStream(int64_t stream_id) = 0;
+  virtual Result<int64_t> AppendStreamRecord(int64_t stream_id, double created, std::string_view record) = 0;
+  // Issues a sequence number that no record carries (a shard's end).
+  virtual Result<int64_t> IssueStreamSequence() = 0;
+  // Removes the records of `stream_id` created before `created_before` (and
+  // any older by sequence number); returns the highest sequence number
+  // removed, 0 when none was.
+  virtual Result<int64_t> TrimStreamRecords(int64_t stream_id, double created_before) = 0;
+
+  // Runs `fn` once the transaction has committed (never when it rolls back),
+  // after the commit is durable, outside any storage lock.
+  virtual void OnCommit(std::function<void()> fn) = 0;
 };
 
 struct Options {
@@ -143,6 +185,8 @@ class Storage {
   virtual Result<std::vector<TableRecord>> ListTables() = 0;
   // Every index catalog row.
   virtual Result<std::vector<IndexRecord>> ListIndexes() = 0;
+  // Every stream row, by id.
+  virtual Result<std::vector<StreamRow>> ListStreams() = 0;
 
   // Runs `fn` in one transaction that commits when fn succeeds and rolls back
   // when it fails. Writes are serialized: fn sees every write committed before

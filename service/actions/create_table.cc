@@ -7,6 +7,7 @@
 #include "service/constraints.h"
 #include "service/engine.h"
 #include "service/index_schema.h"
+#include "service/stream_settings.h"
 
 namespace pogi::service {
 namespace {
@@ -70,6 +71,8 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
     CheckThroughput(c, req.provisioned_throughput(), "provisionedThroughput");
   c.OneOf(req.has_table_class() ? &req.table_class() : nullptr, {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
           "tableClass");
+  if (req.has_stream_specification())
+    CheckStreamMembers(c, req.stream_specification(), "streamSpecification");
   for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {
     const auto& g = req.global_secondary_indexes(i);
     CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
@@ -202,10 +205,8 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
   for (const auto& g : req.global_secondary_indexes()) {
     POGI_RETURN_IF_ERROR(CheckIndexThroughput(g.index_name(), g.has_provisioned_throughput(), on_demand));
   }
-  // Streams are not implemented yet: refuse them rather than create a table
-  // that silently lacks them.
-  if (req.has_stream_specification() && req.stream_specification().stream_enabled()) {
-    return Error::Validation("pogi does not support DynamoDB Streams yet");
+  if (req.has_stream_specification()) {
+    POGI_RETURN_IF_ERROR(CheckStreamSpecification(req.stream_specification(), true));
   }
   return Status::Ok();
 }
@@ -282,6 +283,10 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
     }
     for (const auto& l : d.local_secondary_indexes()) {
       POGI_ASSIGN_OR_RETURN(index_ids[l.index_name()], txn.CreateIndex(id, l.index_name()));
+    }
+    if (req.stream_specification().stream_enabled()) {
+      POGI_RETURN_IF_ERROR(ApplyStreamSpecification(streams_, txn, id, req.stream_specification(), &d));
+      POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(id, d.SerializeAsString()));
     }
     table = catalog_.Make(id, d, index_ids);
     catalog_.Put(table);  // inside the write, so the next create sees it

@@ -28,6 +28,8 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
       d->set_item_count(rec->item_count);
       d->set_table_size_bytes(rec->size_bytes);
     }
+    // The stream outlives its table for its retention, disabled.
+    if (table->stream_id != 0) POGI_RETURN_IF_ERROR(streams_.Disable(txn, table->stream_id));
     POGI_RETURN_IF_ERROR(txn.DropTable(table->id));
     catalog_.Remove(req.table_name());
     return Status::Ok();

@@ -10,6 +10,7 @@
 #include "service/item_request.h"
 #include "service/item_write.h"
 #include "service/request_expressions.h"
+#include "service/stream_settings.h"
 
 namespace pogi::service {
 namespace {
@@ -21,6 +22,8 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
           "billingMode");
   if (req.has_provisioned_throughput())
     CheckThroughput(c, req.provisioned_throughput(), "provisionedThroughput");
+  if (req.has_stream_specification())
+    CheckStreamMembers(c, req.stream_specification(), "streamSpecification");
   for (int i = 0; i < req.global_secondary_index_updates_size(); ++i) {
     const auto& u = req.global_secondary_index_updates(i);
     std::string at = "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member";
@@ -84,8 +87,8 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         "GlobalSecondaryIndexUpdates or "
         "SSESpecification or ReplicaUpdates or DeletionProtectionEnabled is required");
   }
-  if (req.has_stream_specification() && req.stream_specification().stream_enabled()) {
-    return Error::Validation("pogi does not support DynamoDB Streams yet");
+  if (req.has_stream_specification()) {
+    POGI_RETURN_IF_ERROR(CheckStreamSpecification(req.stream_specification(), false));
   }
   int online_changes = 0;
   for (const auto& u : req.global_secondary_index_updates()) {
@@ -95,6 +98,9 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
           "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
           "GlobalSecondaryIndexUpdate.Delete must not be null");
     }
+  }
+  if (online_changes > 0 && req.has_stream_specification()) {
+    return Error::InvalidParameter("You cannot create or delete index while changing stream status");
   }
   if (online_changes > 1) {
     return Error::LimitExceeded(
@@ -146,6 +152,10 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     if (req.has_deletion_protection_enabled())
       d.set_deletion_protection_enabled(req.deletion_protection_enabled());
     if (req.has_table_class()) d.mutable_table_class_summary()->set_table_class(req.table_class());
+    if (req.has_stream_specification()) {
+      POGI_RETURN_IF_ERROR(
+          ApplyStreamSpecification(streams_, txn, table->id, req.stream_specification(), &d));
+    }
 
     // New attribute definitions join the table's (for a new index's keys).
     for (const auto& def : req.attribute_definitions()) {

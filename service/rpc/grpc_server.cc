@@ -13,11 +13,13 @@
 
 #include "pogi/v1/admin.grpc.pb.h"
 #include "service/operations.h"
+#include "service/rpc/admin_changes.h"
 
 namespace pogi::rpc {
 namespace {
 
 constexpr std::string_view kDynamoPrefix = "/pogi.v1.DynamoDB/";
+constexpr std::string_view kStreamsPrefix = "/pogi.v1.DynamoDBStreams/";
 
 grpc::Status ToStatus(const Error& e) {
   GrpcError g = ToGrpcError(e);
@@ -51,6 +53,9 @@ class UnaryReactor final : public grpc::ServerGenericBidiReactor {
     const service::Operation* op = nullptr;
     if (std::string_view(method_).starts_with(kDynamoPrefix)) {
       op = service::FindOperation(std::string_view(method_).substr(kDynamoPrefix.size()));
+    } else if (std::string_view(method_).starts_with(kStreamsPrefix)) {
+      op = service::FindOperation(service::Api::kStreams,
+                                  std::string_view(method_).substr(kStreamsPrefix.size()));
     }
     if (!op) return FinishWith(Error(ErrorCode::kUnknownOperation, "Unknown operation " + method_));
     operation_ = op->name;
@@ -148,7 +153,7 @@ class AdminService final : public v1::Admin::CallbackService {
     {
       std::lock_guard lock(mu_);
       resp->set_version(info_.version);
-      resp->set_uptime_seconds(engine_.clock().Now() - info_.started_at);
+      resp->set_uptime_seconds(service::SystemClock().Now() - info_.started_at);  // wall time
       resp->set_data_dir(info_.data_dir);
       resp->set_in_memory(info_.in_memory);
       resp->set_http_port(info_.http_port);
@@ -181,6 +186,62 @@ class AdminService final : public v1::Admin::CallbackService {
     return reactor;
   }
 
+  grpc::ServerUnaryReactor* GetClock(grpc::CallbackServerContext* ctx, const v1::GetClockRequest*,
+                                     v1::ClockState* resp) override {
+    return ClockCall(ctx, resp, [](service::ControllableClock&) { return pogi::Status::Ok(); });
+  }
+  grpc::ServerUnaryReactor* SetClock(grpc::CallbackServerContext* ctx, const v1::SetClockRequest* req,
+                                     v1::ClockState* resp) override {
+    return ClockCall(ctx, resp, [&](service::ControllableClock& c) {
+      c.Set(req->now());
+      return engine_.RunMaintenance();
+    });
+  }
+  grpc::ServerUnaryReactor* AdvanceClock(grpc::CallbackServerContext* ctx, const v1::AdvanceClockRequest* req,
+                                         v1::ClockState* resp) override {
+    return ClockCall(ctx, resp, [&](service::ControllableClock& c) -> pogi::Status {
+      if (!(req->seconds() >= 0)) return Error::Validation("the clock only advances; set it to go back");
+      c.Advance(req->seconds());
+      // What became due runs before the answer: a test can advance past an
+      // expiry and see the deletion at once.
+      return engine_.RunMaintenance();
+    });
+  }
+  grpc::ServerUnaryReactor* FreezeClock(grpc::CallbackServerContext* ctx, const v1::FreezeClockRequest*,
+                                        v1::ClockState* resp) override {
+    return ClockCall(ctx, resp, [](service::ControllableClock& c) {
+      c.Freeze();
+      return pogi::Status::Ok();
+    });
+  }
+  grpc::ServerUnaryReactor* ResumeClock(grpc::CallbackServerContext* ctx, const v1::ResumeClockRequest*,
+                                        v1::ClockState* resp) override {
+    return ClockCall(ctx, resp, [](service::ControllableClock& c) {
+      c.Resume();
+      return pogi::Status::Ok();
+    });
+  }
+
+  grpc::ServerUnaryReactor* CloseStreamShard(grpc::CallbackServerContext* ctx,
+                                             const v1::CloseStreamShardRequest* req,
+                                             v1::CloseStreamShardResponse* resp) override {
+    auto* reactor = ctx->DefaultReactor();
+    auto ids = engine_.CloseStreamShard(req->table_name());
+    if (!ids.ok()) {
+      reactor->Finish(ToStatus(ids.error()));
+      return reactor;
+    }
+    resp->set_closed_shard_id(ids->first);
+    resp->set_new_shard_id(ids->second);
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+  grpc::ServerWriteReactor<v1::ChangeEvent>* WatchChanges(grpc::CallbackServerContext* ctx,
+                                                          const v1::WatchChangesRequest* req) override {
+    return NewWatchReactor(engine_.change_feed(), req->table_name());
+  }
+
   grpc::ServerUnaryReactor* Shutdown(grpc::CallbackServerContext* ctx, const v1::ShutdownRequest*,
                                      v1::ShutdownResponse*) override {
     auto* reactor = ctx->DefaultReactor();
@@ -190,6 +251,26 @@ class AdminService final : public v1::Admin::CallbackService {
   }
 
  private:
+  // A clock call: `fn` on the engine's clock, then the clock's state.
+  template <typename Fn>
+  grpc::ServerUnaryReactor* ClockCall(grpc::CallbackServerContext* ctx, v1::ClockState* resp, Fn fn) {
+    auto* reactor = ctx->DefaultReactor();
+    service::ControllableClock* clock = engine_.controllable_clock();
+    if (!clock) {
+      reactor->Finish(
+          grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "this pogi's clock is not controllable"));
+      return reactor;
+    }
+    if (pogi::Status s = fn(*clock); !s.ok()) {
+      reactor->Finish(ToStatus(s.error()));
+      return reactor;
+    }
+    resp->set_now(clock->Now());
+    resp->set_frozen(clock->frozen());
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
   service::Engine& engine_;
   std::function<void()> on_shutdown_;
   std::mutex mu_;

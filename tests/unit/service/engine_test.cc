@@ -335,13 +335,30 @@ TEST_F(EngineTest, CreateTableBillingRules) {
   EXPECT_EQ(CreateError(*engine_, req), "No provisioned throughput specified for the table");
 }
 
-TEST_F(EngineTest, CreateTableRefusesWhatIsNotImplemented) {
+TEST_F(EngineTest, CreateTableStreamSpecification) {
   auto req = TableRequest("tbl");
   req.mutable_stream_specification()->set_stream_enabled(true);
-  EXPECT_EQ(CreateError(*engine_, req), "pogi does not support DynamoDB Streams yet");
-  // A disabled stream is no stream.
+  EXPECT_EQ(CreateError(*engine_, req),
+            "One or more parameter values were invalid: Table is being created with a stream enabled, "
+            "UpdateViewType is required");
+  req.mutable_stream_specification()->set_stream_view_type("ALL");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "1 validation error detected: Value 'ALL' at 'streamSpecification.streamViewType' failed to satisfy "
+      "constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, "
+      "KEYS_ONLY]");
   req.mutable_stream_specification()->set_stream_enabled(false);
+  req.mutable_stream_specification()->set_stream_view_type("KEYS_ONLY");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "One or more parameter values were invalid: Table is being created with a stream disabled, "
+            "UpdateViewType should not be specified");
+  // A disabled stream is no stream.
+  req.mutable_stream_specification()->clear_stream_view_type();
   EXPECT_EQ(CreateError(*engine_, req), "(ok)");
+  auto with_stream = TableRequest("tbl2");
+  with_stream.mutable_stream_specification()->set_stream_enabled(true);
+  with_stream.mutable_stream_specification()->set_stream_view_type("KEYS_ONLY");
+  EXPECT_EQ(CreateError(*engine_, with_stream), "(ok)");
 }
 
 TEST_F(EngineTest, CreateTableTwiceIsResourceInUse) {

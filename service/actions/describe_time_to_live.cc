@@ -1,0 +1,23 @@
+// DescribeTimeToLive: the table's TimeToLiveDescription (DISABLED, with no
+// attribute, until TTL is enabled).
+#include "service/constraints.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+
+Result<v1::DescribeTimeToLiveResponse> Engine::DescribeTimeToLive(const v1::DescribeTimeToLiveRequest& req) {
+  Constraints c;
+  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  POGI_RETURN_IF_ERROR(c.Finish());
+  auto table = catalog_.Find(req.table_name());
+  if (!table) {
+    return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() + " not found");
+  }
+  v1::DescribeTimeToLiveResponse resp;
+  auto* d = resp.mutable_time_to_live_description();
+  *d = table->description.pogi_time_to_live();
+  if (!d->has_time_to_live_status()) d->set_time_to_live_status("DISABLED");
+  return resp;
+}
+
+}  // namespace pogi::service

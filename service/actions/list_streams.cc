@@ -1,0 +1,46 @@
+// ListStreams (DynamoDB Streams): the streams of every table or of one,
+// oldest first, disabled ones included for their 24-hour retention.
+#include "service/constraints.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+
+Result<v1::ListStreamsResponse> Engine::ListStreams(const v1::ListStreamsRequest& req) {
+  Constraints c;
+  if (req.has_table_name()) CheckTableName(c, &req.table_name());
+  c.AtLeast(req.has_limit() ? std::optional(req.limit()) : std::nullopt, 1, "limit");
+  c.Length(req.has_exclusive_start_stream_arn() ? &req.exclusive_start_stream_arn() : nullptr, 37, 1024,
+           "exclusiveStartStreamArn");
+  POGI_RETURN_IF_ERROR(c.Finish());
+  // DynamoDB Streams' documented upper limit; larger values are taken as it.
+  int64_t limit = req.has_limit() ? std::min<int64_t>(req.limit(), 100) : 100;
+  auto all = streams_.All();
+  if (req.has_table_name() && !catalog_.Find(req.table_name())) {
+    bool any = false;
+    for (const auto& [id, s] : all) any = any || s.table_name() == req.table_name();
+    if (!any) {
+      return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() +
+                                     " not found");
+    }
+  }
+  bool started = !req.has_exclusive_start_stream_arn();
+  v1::ListStreamsResponse resp;
+  for (const auto& [id, s] : all) {
+    if (!started) {
+      started = s.stream_arn() == req.exclusive_start_stream_arn();
+      continue;
+    }
+    if (req.has_table_name() && s.table_name() != req.table_name()) continue;
+    if (resp.streams_size() == limit) {
+      resp.set_last_evaluated_stream_arn(resp.streams(resp.streams_size() - 1).stream_arn());
+      break;
+    }
+    auto* out = resp.add_streams();
+    out->set_stream_arn(s.stream_arn());
+    out->set_table_name(s.table_name());
+    out->set_stream_label(s.stream_label());
+  }
+  return resp;
+}
+
+}  // namespace pogi::service

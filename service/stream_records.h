@@ -1,0 +1,52 @@
+// Stream records as DynamoDB Streams shows them, and the names pogi gives
+// streams, shards, sequence numbers and shard iterators. Pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pogi/v1/streams.pb.h"
+#include "service/catalog.h"
+#include "service/value/item.h"
+
+namespace pogi::service {
+
+inline constexpr const char* kStreamRegion = "us-east-1";
+inline constexpr double kStreamRetentionSeconds = 24 * 3600;
+inline constexpr double kIteratorLifetimeSeconds = 15 * 60;
+
+// What caused a change (TTL deletions carry the service's identity).
+enum class ChangeSource { kRequest, kTimeToLive };
+
+// The record of a change from `old_item` to `new_item` (either may be null,
+// not both) on `table`, shown as `view_type` wants it, at clock time `now`.
+// Without its sequence number and event id: storage issues those.
+v1::Record BuildRecord(const Table& table, const std::string& view_type, const value::AttributeMap* old_item,
+                       const value::AttributeMap* new_item, double now, ChangeSource source);
+// Sets what a record gets from its stored position.
+void FinishRecord(int64_t stream_id, int64_t sequence, v1::Record* record);
+
+// Sequence numbers are decimal strings of at least 21 digits (DynamoDB's
+// minimum length), so that they sort as strings as well as numbers.
+std::string FormatSequence(int64_t sequence);
+std::optional<int64_t> ParseSequence(std::string_view text);
+
+// "2030-01-01T00:00:00.000": a stream's label, from its creation time.
+std::string StreamLabel(double created);
+// "shardId-<20 digits of creation ms>-<8 hex>".
+std::string NewShardId(double created);
+
+// A shard iterator: where a reader is (after sequence number `after`) in
+// which shard of which stream, and when the iterator was issued.
+struct ShardIterator {
+  std::string stream_arn;
+  std::string shard_id;
+  int64_t after = 0;
+  double issued = 0;
+};
+std::string EncodeIterator(const ShardIterator& it);
+std::optional<ShardIterator> DecodeIterator(std::string_view text);
+
+}  // namespace pogi::service

@@ -1,0 +1,142 @@
+// Tests for stream record encoding (view types, sizes, identities), sequence
+// numbers, iterators, TTL expiry rules and the change feed's queues.
+#include "service/stream_records.h"
+
+#include <gtest/gtest.h>
+
+#include "service/change_feed.h"
+#include "service/ttl.h"
+#include "tests/unit/value_builders.h"
+
+namespace pogi::service {
+namespace {
+
+using test::N;
+using test::S;
+
+Table MakeTable() {
+  Table t;
+  t.hash = {"pk", "S"};
+  t.range = KeyAttribute{"sk", "N"};
+  return t;
+}
+
+value::AttributeMap Item(const std::string& pk, const std::string& v) {
+  value::AttributeMap m;
+  m["pk"] = S(pk);
+  m["sk"] = N("1");
+  m["v"] = S(v);
+  return m;
+}
+
+TEST(StreamRecordsTest, EventNamesAndViewTypes) {
+  Table t = MakeTable();
+  auto old_item = Item("a", "old");
+  auto new_item = Item("a", "new");
+  v1::Record r = BuildRecord(t, "NEW_AND_OLD_IMAGES", &old_item, &new_item, 100.7, ChangeSource::kRequest);
+  EXPECT_EQ(r.event_name(), "MODIFY");
+  EXPECT_EQ(r.event_source(), "aws:dynamodb");
+  EXPECT_EQ(r.event_version(), "1.1");
+  EXPECT_EQ(r.aws_region(), "us-east-1");
+  EXPECT_EQ(r.dynamodb().approximate_creation_date_time(), 100);
+  EXPECT_EQ(r.dynamodb().keys().size(), 2u);
+  EXPECT_EQ(r.dynamodb().new_image().at("v").s(), "new");
+  EXPECT_EQ(r.dynamodb().old_image().at("v").s(), "old");
+  EXPECT_EQ(r.dynamodb().stream_view_type(), "NEW_AND_OLD_IMAGES");
+  EXPECT_EQ(r.dynamodb().size_bytes(),
+            value::ItemSize(r.dynamodb().keys()) + value::ItemSize(old_item) + value::ItemSize(new_item));
+  EXPECT_FALSE(r.has_user_identity());
+
+  r = BuildRecord(t, "KEYS_ONLY", nullptr, &new_item, 0, ChangeSource::kRequest);
+  EXPECT_EQ(r.event_name(), "INSERT");
+  EXPECT_TRUE(r.dynamodb().new_image().empty());
+  EXPECT_TRUE(r.dynamodb().old_image().empty());
+  EXPECT_EQ(r.dynamodb().size_bytes(), value::ItemSize(r.dynamodb().keys()));
+
+  r = BuildRecord(t, "NEW_IMAGE", &old_item, nullptr, 0, ChangeSource::kRequest);
+  EXPECT_EQ(r.event_name(), "REMOVE");
+  EXPECT_TRUE(r.dynamodb().new_image().empty());
+  EXPECT_TRUE(r.dynamodb().old_image().empty());
+  EXPECT_EQ(r.dynamodb().keys().at("pk").s(), "a");
+
+  r = BuildRecord(t, "OLD_IMAGE", &old_item, nullptr, 0, ChangeSource::kTimeToLive);
+  EXPECT_EQ(r.dynamodb().old_image().at("v").s(), "old");
+  EXPECT_EQ(r.user_identity().type(), "Service");
+  EXPECT_EQ(r.user_identity().principal_id(), "dynamodb.amazonaws.com");
+}
+
+TEST(StreamRecordsTest, SequenceNumbers) {
+  EXPECT_EQ(FormatSequence(1), "000000000000000000001");
+  EXPECT_EQ(FormatSequence(1234567890123), "000000001234567890123");
+  EXPECT_LT(FormatSequence(9), FormatSequence(10));  // string order is numeric order
+  EXPECT_EQ(ParseSequence("000000000000000000042"), 42);
+  EXPECT_FALSE(ParseSequence("12a"));
+  EXPECT_FALSE(ParseSequence(""));
+  EXPECT_FALSE(ParseSequence("99999999999999999999999"));
+  v1::Record r;
+  FinishRecord(3, 42, &r);
+  EXPECT_EQ(r.dynamodb().sequence_number(), "000000000000000000042");
+  EXPECT_EQ(r.event_id().size(), 32u);
+  v1::Record other;
+  FinishRecord(3, 43, &other);
+  EXPECT_NE(r.event_id(), other.event_id());
+}
+
+TEST(StreamRecordsTest, IteratorsRoundTrip) {
+  ShardIterator it{"arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2030-01-01T00:00:00.000",
+                   NewShardId(1893456000), 17, 1893456000.5};
+  EXPECT_EQ(it.shard_id.size(), 37u);
+  auto back = DecodeIterator(EncodeIterator(it));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->stream_arn, it.stream_arn);
+  EXPECT_EQ(back->shard_id, it.shard_id);
+  EXPECT_EQ(back->after, 17);
+  EXPECT_EQ(back->issued, 1893456000.5);
+  for (const char* bad : {"", "x", "a|b|c", "|shard|1|2", "arn|shard|x|2"})
+    EXPECT_FALSE(DecodeIterator(bad)) << bad;
+  EXPECT_EQ(StreamLabel(1893456000), "2030-01-01T00:00:00.000");
+}
+
+TEST(TtlTest, WhatExpires) {
+  double now = 1893456000;
+  EXPECT_TRUE(IsExpired(N("1893456000"), now));
+  EXPECT_TRUE(IsExpired(N("1893455999.5"), now));
+  EXPECT_FALSE(IsExpired(N("1893456000.5"), now));
+  EXPECT_FALSE(IsExpired(S("1"), now));
+  EXPECT_FALSE(IsExpired(N("1.0E2"), now));  // more than five years ago
+  EXPECT_TRUE(IsExpired(N("1.8E9"), now));   // 2027
+}
+
+TEST(ChangeFeedTest, SlowWatcherIsToldWhatWasDropped) {
+  ChangeFeed feed;
+  EXPECT_FALSE(feed.active());
+  int notified = 0;
+  auto w = feed.Watch(
+      "t", [&] { ++notified; }, 2);
+  EXPECT_TRUE(feed.active());
+  for (int i = 0; i < 5; ++i) {
+    v1::ChangeEvent e;
+    e.set_table_name("t");
+    e.set_event_name("INSERT");
+    feed.Publish(e);
+  }
+  v1::ChangeEvent other;
+  other.set_table_name("u");
+  feed.Publish(other);  // another table: not this watcher's
+  EXPECT_EQ(notified, 2);
+  EXPECT_EQ(w->Pop()->feed_sequence(), 1u);
+  EXPECT_EQ(w->Pop()->feed_sequence(), 2u);
+  auto marker = w->Pop();
+  EXPECT_EQ(marker->event_name(), "DROPPED");
+  EXPECT_EQ(marker->dropped(), 3u);
+  EXPECT_FALSE(w->Pop());
+  v1::ChangeEvent e;
+  e.set_table_name("t");
+  feed.Publish(e);
+  EXPECT_EQ(w->Pop()->feed_sequence(), 7u);
+  feed.Unwatch(w);
+  EXPECT_FALSE(feed.active());
+}
+
+}  // namespace
+}  // namespace pogi::service

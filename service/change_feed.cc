@@ -38,6 +38,14 @@ void ChangeFeed::Unwatch(const std::shared_ptr<Watcher>& watcher) {
   active_.store(static_cast<int>(watchers_.size()), std::memory_order_relaxed);
 }
 
+void ChangeFeed::Close() {
+  std::lock_guard lock(mu_);
+  for (const auto& w : watchers_) {
+    w->closed_.store(true);
+    if (w->notify_) w->notify_();
+  }
+}
+
 void ChangeFeed::Publish(v1::ChangeEvent event) {
   // Under mu_ so that an Unwatch never races a notify; notify only starts
   // an asynchronous write.

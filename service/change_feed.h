@@ -26,6 +26,8 @@ class ChangeFeed {
     // The next event, or nullopt when none is waiting. Where events were
     // dropped, a "DROPPED" marker says how many.
     std::optional<v1::ChangeEvent> Pop();
+    // Whether the feed has closed (the server is stopping): nothing more comes.
+    bool closed() const { return closed_.load(); }
 
    private:
     friend class ChangeFeed;
@@ -35,6 +37,7 @@ class ChangeFeed {
     std::mutex mu_;
     std::deque<v1::ChangeEvent> queue_;
     uint64_t dropped_ = 0;
+    std::atomic<bool> closed_{false};
   };
 
   // Starts watching `table` (empty: every table). `notify` is called (from a
@@ -48,6 +51,10 @@ class ChangeFeed {
 
   // Publishes a committed change to every watcher of its table.
   void Publish(v1::ChangeEvent event);
+
+  // Ends every watch (the server is stopping): each watcher is notified
+  // once more and then sees closed().
+  void Close();
 
  private:
   std::atomic<int> active_{0};

@@ -48,7 +48,10 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::ChangeEvent> {
     std::lock_guard lock(mu_);
     if (writing_ || stopped_) return;
     std::optional<v1::ChangeEvent> next = watcher_->Pop();
-    if (!next) return;
+    if (!next) {
+      if (watcher_->closed()) Stop();
+      return;
+    }
     current_ = std::move(*next);
     writing_ = true;
     StartWrite(&current_);

@@ -280,7 +280,7 @@ class AdminService final : public v1::Admin::CallbackService {
 class GrpcServerImpl final : public GrpcServer {
  public:
   GrpcServerImpl(service::Engine& engine, std::function<void()> on_shutdown)
-      : dynamo_(engine), admin_(engine, std::move(on_shutdown)) {}
+      : engine_(engine), dynamo_(engine), admin_(engine, std::move(on_shutdown)) {}
 
   Status Start(const std::string& host, uint16_t port) {
     grpc::ServerBuilder builder;
@@ -304,10 +304,12 @@ class GrpcServerImpl final : public GrpcServer {
   uint16_t port() const override { return port_; }
   void SetInfo(const ServerInfo& info) override { admin_.SetInfo(info); }
   void Shutdown() override {
+    engine_.change_feed().Close();  // open WatchChanges streams end now
     if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   }
 
  private:
+  service::Engine& engine_;
   DynamoDbService dynamo_;
   AdminService admin_;
   std::unique_ptr<grpc::Server> server_;

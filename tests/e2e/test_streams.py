@@ -342,6 +342,26 @@ class Streams(ServerTestCase):
         self.assertTrue(all(e["table"] == name for e in events))
 
 
+class WatchAcrossStop(unittest.TestCase):
+    def test_stop_ends_open_watches(self):
+        server = Server(in_memory=True)
+        self.addCleanup(server.cleanup)
+        server.start()
+        args = [pogi_bin(), "watch", "--host", "127.0.0.1", "--grpc-port", str(server.grpc_port)]
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertIn("watching every table", proc.stderr.readline())
+            # A watch in progress does not hold the server up (gRPC would
+            # otherwise wait out its 5-second grace).
+            self.assertEqual(server.stop(timeout=4), 0)
+            self.assertEqual(proc.wait(timeout=10), 0)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stderr.close()
+
+
 class StreamsAcrossKill9(unittest.TestCase):
     """Records are written in their change's transaction: after kill -9 in a
     write load, every item has its records and every record its item."""

@@ -37,6 +37,15 @@ enum class ErrorCode {
   kProvisionedThroughputExceeded,
   kRequestLimitExceeded,
   kInternalServerError,
+  kPolicyNotFound,
+  kBackupNotFound,
+  kBackupInUse,
+  kTableAlreadyExists,
+  kTableInUse,
+  kTableNotFound,
+  kContinuousBackupsUnavailable,
+  kPointInTimeRecoveryUnavailable,
+  kInvalidRestoreTime,
 };
 
 struct ErrorInfo {

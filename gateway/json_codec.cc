@@ -434,6 +434,10 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("responses"),
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("unprocessed_keys"),
       v1::BatchWriteItemResponse::descriptor()->FindFieldByName("unprocessed_items"),
+      v1::ListTagsOfResourceResponse::descriptor()->FindFieldByName("tags"),
+      v1::ListBackupsResponse::descriptor()->FindFieldByName("backup_summaries"),
+      v1::ListContributorInsightsResponse::descriptor()->FindFieldByName("contributor_insights_summaries"),
+      v1::DescribeEndpointsResponse::descriptor()->FindFieldByName("endpoints"),
   };
   return kFields.count(f) > 0;
 }

@@ -3,6 +3,7 @@
 
 #include "service/expr/value_ops.h"
 #include "service/index_entries.h"
+#include "service/pitr_history.h"
 
 namespace pogi::service {
 
@@ -99,10 +100,15 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   }
   int64_t old_size = old_item ? value::ItemSize(*old_item) : 0;
   int64_t new_size = new_item ? value::ItemSize(*new_item) : 0;
+  std::string bytes;
   if (new_item) {
-    POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, value::EncodeItem(*new_item), new_size));
+    bytes = value::EncodeItem(*new_item);
+    POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, bytes, new_size));
   } else {
     POGI_RETURN_IF_ERROR(txn.DeleteItem(table.id, key));
+  }
+  if (table.settings.pitr().enabled()) {
+    POGI_RETURN_IF_ERROR(RecordHistory(txn, table, key, new_item ? &bytes : nullptr, new_size));
   }
   int64_t count_delta = (new_item ? 1 : 0) - (old_item ? 1 : 0);
   return txn.AdjustCounters(table.id, count_delta, new_size - old_size);

@@ -60,7 +60,8 @@ Result<v1::PutResourcePolicyResponse> Engine::PutResourcePolicy(const v1::PutRes
     // Revision ids are the time of the change in microseconds, always
     // increasing (DynamoDB's are numeric strings too).
     int64_t revision = ToMicros(clock_->Now());
-    if (s.has_policy_revision_id()) revision = std::max<int64_t>(revision, std::stoll(s.policy_revision_id()) + 1);
+    if (s.has_policy_revision_id())
+      revision = std::max<int64_t>(revision, std::stoll(s.policy_revision_id()) + 1);
     s.set_resource_policy(req.policy());
     s.set_policy_revision_id(std::to_string(revision));
     resp.set_revision_id(s.policy_revision_id());

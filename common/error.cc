@@ -12,7 +12,7 @@ constexpr int kGrpcAborted = 10, kGrpcInvalidArgument = 3, kGrpcNotFound = 5, kG
               kGrpcPermissionDenied = 7, kGrpcInternal = 13, kGrpcAlreadyExists = 6;
 
 // The three families of __type prefixes DynamoDB uses. Indexed by ErrorCode.
-const std::array<ErrorInfo, 23> kTable = {{
+const std::array<ErrorInfo, 32> kTable = {{
     {"com.amazon.coral.validate#ValidationException", "ValidationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#SerializationException", "SerializationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400,
@@ -56,6 +56,15 @@ const std::array<ErrorInfo, 23> kTable = {{
      kGrpcFailedPrecondition},
     {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", "TrimmedDataAccessException", 400,
      kGrpcFailedPrecondition},
+    {"com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", "PolicyNotFoundException", 400, kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#BackupNotFoundException", "BackupNotFoundException", 400, kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#BackupInUseException", "BackupInUseException", 400, kGrpcFailedPrecondition},
+    {"com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", "TableAlreadyExistsException", 400, kGrpcAlreadyExists},
+    {"com.amazonaws.dynamodb.v20120810#TableInUseException", "TableInUseException", 400, kGrpcFailedPrecondition},
+    {"com.amazonaws.dynamodb.v20120810#TableNotFoundException", "TableNotFoundException", 400, kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#ContinuousBackupsUnavailableException", "ContinuousBackupsUnavailableException", 400, kGrpcFailedPrecondition},
+    {"com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", "PointInTimeRecoveryUnavailableException", 400, kGrpcFailedPrecondition},
+    {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", "InvalidRestoreTimeException", 400, kGrpcInvalidArgument},
 }};
 
 }  // namespace

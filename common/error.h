@@ -39,6 +39,15 @@ enum class ErrorCode {
   kInternalServerError,
   kExpiredIterator,
   kTrimmedDataAccess,
+  kPolicyNotFound,
+  kBackupNotFound,
+  kBackupInUse,
+  kTableAlreadyExists,
+  kTableInUse,
+  kTableNotFound,
+  kContinuousBackupsUnavailable,
+  kPointInTimeRecoveryUnavailable,
+  kInvalidRestoreTime,
 };
 
 struct ErrorInfo {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "gateway/json_codec.h"
+#include "pogi/v1/dynamodb.pb.h"
 #include "service/operations.h"
 
 namespace pogi::gateway {
@@ -59,6 +60,16 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo
   std::unique_ptr<google::protobuf::Message> request(op->request_prototype->New());
   if (Status s = JsonToMessage(req.body, request.get()); !s.ok()) return ErrorResponse(s.error());
   if (info) info->table = service::TableNameOf(*request);
+  // The engine knows no HTTP: DescribeEndpoints answers the address the
+  // client used, which only this door sees.
+  if (op->name == "DescribeEndpoints") {
+    auto* d = static_cast<v1::DescribeEndpointsRequest*>(request.get());
+    if (req.host.empty()) {
+      d->clear_pogi_host();
+    } else {
+      d->set_pogi_host(std::string(req.host));
+    }
+  }
   auto result = op->invoke(engine, *request);
   if (!result.ok()) return ErrorResponse(result.error());
   ApiResponse r;

@@ -17,6 +17,7 @@ struct ApiRequest {
   std::string_view amz_target;  // X-Amz-Target header
   std::string_view content_type;
   std::string_view body;
+  std::string_view host;  // Host header (DescribeEndpoints answers it)
 };
 
 struct ApiResponse {

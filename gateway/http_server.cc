@@ -68,7 +68,7 @@ struct Shared {
 // keeps their capacity): no allocation per header or per request once a
 // connection is warm.
 struct Request {
-  std::string method, target, amz_target, content_type, body;
+  std::string method, target, amz_target, content_type, body, host;
   // Every header as (name, value), kept only when signatures are checked.
   std::vector<std::pair<std::string, std::string>> headers;
   size_t header_count = 0;  // headers[0, header_count) belong to this request
@@ -80,6 +80,7 @@ struct Request {
     amz_target.clear();
     content_type.clear();
     body.clear();
+    host.clear();
     header_count = 0;
   }
 };
@@ -108,6 +109,8 @@ class RequestParser final : public http::basic_parser<true> {
       out_.content_type.assign(value.data(), value.size());
     } else if (beast::iequals(name_string, "X-Amz-Target")) {
       out_.amz_target.assign(value.data(), value.size());
+    } else if (name == http::field::host) {
+      out_.host.assign(value.data(), value.size());
     }
     if (!keep_headers_) return;
     if (out_.header_count == out_.headers.size()) out_.headers.emplace_back();
@@ -189,7 +192,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     keep_alive_ = parser_->keep_alive() && !shared_.stopping;
     ApiRequest api{request_.method, request_.target, request_.amz_target, request_.content_type,
-                   request_.body};
+                   request_.body, request_.host};
     // A GET of the endpoint is DynamoDB's unauthenticated health check.
     if (shared_.credentials && request_.method != "GET") {
       SignedRequest signed_req{api.method, api.target, {}, api.body};

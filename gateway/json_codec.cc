@@ -447,6 +447,10 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
       v1::ListStreamsResponse::descriptor()->FindFieldByName("streams"),
       v1::StreamDescription::descriptor()->FindFieldByName("shards"),
       v1::GetRecordsResponse::descriptor()->FindFieldByName("records"),
+      v1::ListTagsOfResourceResponse::descriptor()->FindFieldByName("tags"),
+      v1::ListBackupsResponse::descriptor()->FindFieldByName("backup_summaries"),
+      v1::ListContributorInsightsResponse::descriptor()->FindFieldByName("contributor_insights_summaries"),
+      v1::DescribeEndpointsResponse::descriptor()->FindFieldByName("endpoints"),
   };
   return kFields.count(f) > 0;
 }

@@ -27,6 +27,12 @@ std::vector<std::shared_ptr<const Table>> Catalog::All() const {
   return out;
 }
 
+std::shared_ptr<const Table> Catalog::WithSettings(const Table& table, v1::TableSettings settings) {
+  auto t = std::make_shared<Table>(table);
+  t->settings = std::move(settings);
+  return t;
+}
+
 const Index* Table::FindIndex(const std::string& name) const {
   for (const auto& i : indexes) {
     if (i.name == name) return &i;
@@ -39,6 +45,10 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   auto t = std::make_shared<Table>();
   t->id = id;
   t->item_collection_limit = item_collection_limit_;
+  t->clock = clock_;
+  if (auto current = Find(description.table_name()); current && current->id == id) {
+    t->settings = current->settings;
+  }
   auto type_of = [&](const std::string& name) {
     for (const auto& def : description.attribute_definitions()) {
       if (def.attribute_name() == name) return def.attribute_type();

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "pogi/v1/control_state.pb.h"
 #include "pogi/v1/dynamodb.pb.h"
+#include "service/clock.h"
 
 namespace pogi::service {
 
@@ -50,6 +52,11 @@ struct Table {
   int64_t stream_id = 0;
   std::string stream_view_type;
   const ChangeCapture* capture = nullptr;
+  // pogi's settings kept beside the description: tags, resource policy,
+  // contributor insights, point-in-time recovery (ApplyChange records
+  // history while settings.pitr().enabled()).
+  v1::TableSettings settings;
+  const Clock* clock = nullptr;  // the engine's, for the write path
 
   const Index* FindIndex(const std::string& name) const;
   // Whether `name` is a key attribute of the table or of any index.
@@ -62,8 +69,8 @@ class Catalog {
  public:
   // `item_collection_limit` is given to every table it makes (a test can
   // lower it to reach the limit with little data).
-  explicit Catalog(int64_t item_collection_limit = kMaxItemCollectionBytes)
-      : item_collection_limit_(item_collection_limit) {}
+  explicit Catalog(int64_t item_collection_limit = kMaxItemCollectionBytes, const Clock* clock = nullptr)
+      : item_collection_limit_(item_collection_limit), clock_(clock) {}
 
   std::shared_ptr<const Table> Find(const std::string& name) const;
   void Put(std::shared_ptr<const Table> table);
@@ -72,9 +79,13 @@ class Catalog {
   std::vector<std::shared_ptr<const Table>> All() const;
 
   // Builds a Table (key attributes resolved) from its stored description and
-  // the storage ids of its indexes, by index name.
+  // the storage ids of its indexes, by index name. A table rebuilt for a new
+  // description (UpdateTable) keeps the settings of the catalog's entry with
+  // the same id.
   std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description,
                                     const std::map<std::string, int64_t>& index_ids = {}) const;
+  // A copy of `table` with other settings.
+  static std::shared_ptr<const Table> WithSettings(const Table& table, v1::TableSettings settings);
 
   // Given to every table made from now on.
   void set_capture(const ChangeCapture* capture) { capture_ = capture; }
@@ -82,6 +93,7 @@ class Catalog {
  private:
   const int64_t item_collection_limit_;
   const ChangeCapture* capture_ = nullptr;
+  const Clock* clock_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Table>> tables_;
 };

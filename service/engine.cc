@@ -20,7 +20,19 @@ Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
     if (!d.ParseFromString(r.description)) {
       return Error::Internal("catalog entry of table " + r.name + " is corrupt");
     }
-    engine->catalog_.Put(engine->catalog_.Make(r.id, std::move(d), index_ids[r.id]));
+    auto table = engine->catalog_.Make(r.id, std::move(d), index_ids[r.id]);
+    std::string settings;
+    POGI_RETURN_IF_ERROR(engine->storage_->Read([&](storage::ReadTxn& txn) -> Status {
+      POGI_ASSIGN_OR_RETURN(settings, txn.GetTableSettings(r.id));
+      return Status::Ok();
+    }));
+    if (!settings.empty()) {
+      v1::TableSettings parsed;
+      if (!parsed.ParseFromString(settings))
+        return Error::Internal("settings of table " + r.name + " are corrupt");
+      table = Catalog::WithSettings(*table, std::move(parsed));
+    }
+    engine->catalog_.Put(std::move(table));
   }
   POGI_RETURN_IF_ERROR(engine->streams_.Load(*engine->storage_));
   return engine;

@@ -5,10 +5,12 @@
 // Each operation lives in its own file under service/actions/.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "common/result.h"
+#include "pogi/v1/control_state.pb.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "pogi/v1/streams.pb.h"
 #include "service/catalog.h"
@@ -17,6 +19,7 @@
 #include "service/clock.h"
 #include "service/request_observers.h"
 #include "service/streams.h"
+#include "service/restore.h"
 #include "service/transaction_tokens.h"
 #include "storage/storage.h"
 
@@ -59,6 +62,33 @@ class Engine {
   Result<v1::DescribeStreamResponse> DescribeStream(const v1::DescribeStreamRequest& req);
   Result<v1::GetShardIteratorResponse> GetShardIterator(const v1::GetShardIteratorRequest& req);
   Result<v1::GetRecordsResponse> GetRecords(const v1::GetRecordsRequest& req);
+  // The control plane (service/actions/, one file per operation or family).
+  Result<v1::TagResourceResponse> TagResource(const v1::TagResourceRequest& req);
+  Result<v1::UntagResourceResponse> UntagResource(const v1::UntagResourceRequest& req);
+  Result<v1::ListTagsOfResourceResponse> ListTagsOfResource(const v1::ListTagsOfResourceRequest& req);
+  Result<v1::DescribeLimitsResponse> DescribeLimits(const v1::DescribeLimitsRequest& req);
+  Result<v1::DescribeEndpointsResponse> DescribeEndpoints(const v1::DescribeEndpointsRequest& req);
+  Result<v1::PutResourcePolicyResponse> PutResourcePolicy(const v1::PutResourcePolicyRequest& req);
+  Result<v1::GetResourcePolicyResponse> GetResourcePolicy(const v1::GetResourcePolicyRequest& req);
+  Result<v1::DeleteResourcePolicyResponse> DeleteResourcePolicy(const v1::DeleteResourcePolicyRequest& req);
+  Result<v1::DescribeContributorInsightsResponse> DescribeContributorInsights(
+      const v1::DescribeContributorInsightsRequest& req);
+  Result<v1::UpdateContributorInsightsResponse> UpdateContributorInsights(
+      const v1::UpdateContributorInsightsRequest& req);
+  Result<v1::ListContributorInsightsResponse> ListContributorInsights(
+      const v1::ListContributorInsightsRequest& req);
+  Result<v1::CreateBackupResponse> CreateBackup(const v1::CreateBackupRequest& req);
+  Result<v1::DescribeBackupResponse> DescribeBackup(const v1::DescribeBackupRequest& req);
+  Result<v1::ListBackupsResponse> ListBackups(const v1::ListBackupsRequest& req);
+  Result<v1::DeleteBackupResponse> DeleteBackup(const v1::DeleteBackupRequest& req);
+  Result<v1::RestoreTableFromBackupResponse> RestoreTableFromBackup(
+      const v1::RestoreTableFromBackupRequest& req);
+  Result<v1::UpdateContinuousBackupsResponse> UpdateContinuousBackups(
+      const v1::UpdateContinuousBackupsRequest& req);
+  Result<v1::DescribeContinuousBackupsResponse> DescribeContinuousBackups(
+      const v1::DescribeContinuousBackupsRequest& req);
+  Result<v1::RestoreTableToPointInTimeResponse> RestoreTableToPointInTime(
+      const v1::RestoreTableToPointInTimeRequest& req);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
@@ -89,7 +119,7 @@ class Engine {
       : storage_(std::move(storage)),
         clock_(std::move(clock)),
         controllable_clock_(dynamic_cast<ControllableClock*>(const_cast<Clock*>(clock_.get()))),
-        catalog_(item_collection_limit),
+        catalog_(item_collection_limit, clock_.get()),
         streams_(*clock_) {
     capture_.clock = clock_.get();
     capture_.feed = &feed_;
@@ -103,6 +133,24 @@ class Engine {
   Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
   // The full description of `table`, live counters included.
   Result<v1::TableDescription> Describe(const Table& table);
+
+  // Control plane helpers (service/control_plane.cc).
+  // Inside a write: creates the catalog rows and indexes of a new table
+  // described by `d` (from NewTableDescription) with `settings`, and puts it
+  // in the catalog. The caller removes it from the catalog if the write fails.
+  Result<std::shared_ptr<const Table>> CreateTableInTxn(storage::WriteTxn& txn, const v1::TableDescription& d,
+                                                        const v1::TableSettings& settings);
+  // Creates `target` like `source` (a stored description) but for the
+  // overrides, filled with the items `items` visits, in one write; answers
+  // its description as a restore's answer shows it.
+  Result<v1::TableDescription> RestoreTable(const v1::TableDescription& source, const std::string& target,
+                                            const v1::CreateTableRequest& overrides,
+                                            const v1::RestoreSummary& summary, const RestoreSource& items);
+  // Changes the settings of `table` in one write (`change` may refuse).
+  Status ChangeSettings(const Table& table, const std::function<Status(v1::TableSettings&)>& change);
+  // The table a tagging or policy ARN names (after CheckArnForm), with
+  // DynamoDB's answers for an ARN that is not a table's and a missing table.
+  Result<std::shared_ptr<const Table>> TableOfArn(const std::string& arn);
 
   std::unique_ptr<storage::Storage> storage_;
   std::shared_ptr<const Clock> clock_;

@@ -4,6 +4,7 @@
 #include "service/change_capture.h"
 #include "service/expr/value_ops.h"
 #include "service/index_entries.h"
+#include "service/pitr_history.h"
 
 namespace pogi::service {
 
@@ -100,8 +101,10 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   }
   int64_t old_size = old_item ? value::ItemSize(*old_item) : 0;
   int64_t new_size = new_item ? value::ItemSize(*new_item) : 0;
+  std::string bytes;
   if (new_item) {
-    POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, value::EncodeItem(*new_item), new_size));
+    bytes = value::EncodeItem(*new_item);
+    POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, bytes, new_size));
   } else {
     POGI_RETURN_IF_ERROR(txn.DeleteItem(table.id, key));
   }
@@ -109,6 +112,10 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   if (table.capture && (table.stream_id != 0 || table.capture->feed->active()) &&
       !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
     POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, source));
+  }
+  // Point-in-time recovery off: one branch.
+  if (table.settings.pitr().enabled()) {
+    POGI_RETURN_IF_ERROR(RecordHistory(txn, table, key, new_item ? &bytes : nullptr, new_size));
   }
   int64_t count_delta = (new_item ? 1 : 0) - (old_item ? 1 : 0);
   return txn.AdjustCounters(table.id, count_delta, new_size - old_size);

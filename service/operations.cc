@@ -53,6 +53,26 @@ const std::array kOperations = {
     POGI_STREAMS_OP(DescribeStream),
     POGI_STREAMS_OP(GetShardIterator),
     POGI_STREAMS_OP(GetRecords),
+    // The control plane.
+    POGI_OP(TagResource),
+    POGI_OP(UntagResource),
+    POGI_OP(ListTagsOfResource),
+    POGI_OP(DescribeLimits),
+    POGI_OP(DescribeEndpoints),
+    POGI_OP(PutResourcePolicy),
+    POGI_OP(GetResourcePolicy),
+    POGI_OP(DeleteResourcePolicy),
+    POGI_OP(DescribeContributorInsights),
+    POGI_OP(UpdateContributorInsights),
+    POGI_OP(ListContributorInsights),
+    POGI_OP(CreateBackup),
+    POGI_OP(DescribeBackup),
+    POGI_OP(ListBackups),
+    POGI_OP(DeleteBackup),
+    POGI_OP(RestoreTableFromBackup),
+    POGI_OP(UpdateContinuousBackups),
+    POGI_OP(DescribeContinuousBackups),
+    POGI_OP(RestoreTableToPointInTime),
 };
 
 }  // namespace

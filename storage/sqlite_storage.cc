@@ -11,6 +11,7 @@
 #include <deque>
 #include <mutex>
 
+#include "storage/sqlite_control.h"
 #include "storage/sqlite_db.h"
 #include "storage/storage.h"
 #include "storage/table_counters.h"
@@ -25,7 +26,10 @@ namespace {
 //    table_counters.h) and meta 'clean' says whether the catalog's are exact.
 // 5: streams and their records (tables streams, stream_records; meta
 //    'stream_seq' holds the sequence counter at the last stream change).
-constexpr int64_t kFormatVersion = 5;
+// 6: table settings (tags, policies, PITR), on-demand backups and their
+//    items, point-in-time history (5 was either streams or these alone, in
+//    development).
+constexpr int64_t kFormatVersion = 6;
 
 constexpr const char* kSchema = R"sql(
 BEGIN;
@@ -72,6 +76,32 @@ CREATE TABLE IF NOT EXISTS stream_records(
   created REAL NOT NULL,
   record BLOB NOT NULL,
   PRIMARY KEY(stream_id, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS table_settings(
+  table_id INTEGER PRIMARY KEY,
+  settings BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS backups(
+  id INTEGER PRIMARY KEY,
+  arn TEXT NOT NULL UNIQUE,
+  table_name TEXT NOT NULL,
+  created_us INTEGER NOT NULL,
+  description BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS backup_items(
+  backup_id INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  sk BLOB NOT NULL,
+  size INTEGER NOT NULL,
+  item BLOB NOT NULL,
+  PRIMARY KEY(backup_id, hash, pk, sk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS history(
+  table_id INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  sk BLOB NOT NULL,
+  time_us INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  item BLOB,
+  PRIMARY KEY(table_id, hash, pk, sk, time_us)) WITHOUT ROWID;
 COMMIT;
 )sql";
 
@@ -397,6 +427,37 @@ class SqliteTxn final : public WriteTxn {
     return Done(st->Step(), "update table");
   }
 
+  // The control plane's calls live in sqlite_control.cc.
+  Result<std::string> GetTableSettings(int64_t table_id) override {
+    return sqlite_control::GetTableSettings(*db_, table_id);
+  }
+  Result<std::vector<BackupRecord>> ListBackups() override { return sqlite_control::ListBackups(*db_); }
+  Result<std::optional<BackupRecord>> GetBackup(std::string_view arn) override {
+    return sqlite_control::GetBackup(*db_, arn);
+  }
+  Status ReadBackupItems(int64_t backup_id, const std::function<bool(const Row&)>& visit) override {
+    return sqlite_control::ReadBackupItems(*db_, backup_id, visit);
+  }
+  Status ReadHistoryAsOf(int64_t table_id, int64_t time_us,
+                         const std::function<bool(const Row&)>& visit) override {
+    return sqlite_control::ReadHistoryAsOf(*db_, table_id, time_us, visit);
+  }
+  Status PutTableSettings(int64_t table_id, std::string_view settings) override {
+    return sqlite_control::PutTableSettings(*db_, table_id, settings);
+  }
+  Result<int64_t> CreateBackup(const BackupRecord& record, int64_t table_id) override {
+    return sqlite_control::CreateBackup(*db_, record, table_id);
+  }
+  Status DeleteBackup(int64_t backup_id) override { return sqlite_control::DeleteBackup(*db_, backup_id); }
+  Status AppendHistory(int64_t table_id, const EncodedKey& key, int64_t time_us,
+                       std::optional<std::string_view> item, int64_t size) override {
+    return sqlite_control::AppendHistory(*db_, table_id, key, time_us, item, size);
+  }
+  Status PruneHistory(int64_t table_id, int64_t before_us) override {
+    return sqlite_control::PruneHistory(*db_, table_id, before_us);
+  }
+  Status DropHistory(int64_t table_id) override { return sqlite_control::DropHistory(*db_, table_id); }
+
   Status DropTable(int64_t table_id) override {
     {
       POGI_ASSIGN_OR_RETURN(
@@ -421,6 +482,7 @@ class SqliteTxn final : public WriteTxn {
       st->Bind(1, table_id);
       POGI_RETURN_IF_ERROR(Done(st->Step(), "drop items"));
     }
+    POGI_RETURN_IF_ERROR(sqlite_control::DropTableState(*db_, table_id));
     POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM catalog WHERE id=?1"));
     st->Bind(1, table_id);
     if (changes_) changes_->dropped.insert(table_id);

@@ -63,6 +63,17 @@ struct Row {
   int64_t size = 0;  // the item's (or index entry's) DynamoDB size
 };
 
+// One on-demand backup: its ARN, the table it was taken of, when (micro-
+// seconds since the Unix epoch), and its description (a serialized
+// pogi.v1.StoredBackup). Its items are a copy kept apart from the table's.
+struct BackupRecord {
+  int64_t id = 0;
+  std::string arn;
+  std::string table_name;
+  int64_t created_us = 0;
+  std::string description;
+};
+
 // Where a range read starts after (exclusive), in the read's own order.
 struct RowPosition {
   std::string partition, sort, table_partition, table_sort;
@@ -116,6 +127,21 @@ class ReadTxn {
   virtual int64_t LastStreamSequence() = 0;
   // The state of stream `stream_id`, or nullopt.
   virtual Result<std::optional<std::string>> GetStream(int64_t stream_id) = 0;
+  // ---- control plane: table settings, backups, point-in-time history.
+  // The settings stored for a table by PutTableSettings (a serialized
+  // pogi.v1.TableSettings), empty when none were.
+  virtual Result<std::string> GetTableSettings(int64_t table_id) = 0;
+  // Every backup, ordered by creation time, then ARN.
+  virtual Result<std::vector<BackupRecord>> ListBackups() = 0;
+  virtual Result<std::optional<BackupRecord>> GetBackup(std::string_view arn) = 0;
+  // Visits the items of a backup (keys and bytes in `partition`, `sort`,
+  // `item`, `size`) until `visit` returns false.
+  virtual Status ReadBackupItems(int64_t backup_id, const std::function<bool(const Row&)>& visit) = 0;
+  // Visits, for every key in the point-in-time history of a table, its
+  // newest version written at or before `time_us`, leaving out keys whose
+  // version then was a deletion: the table's items as of that instant.
+  virtual Status ReadHistoryAsOf(int64_t table_id, int64_t time_us,
+                                 const std::function<bool(const Row&)>& visit) = 0;
 };
 
 // An atomic write transaction. Valid only inside Storage::Write.
@@ -165,6 +191,25 @@ class WriteTxn : public ReadTxn {
   // Runs `fn` once the transaction has committed (never when it rolls back),
   // after the commit is durable, outside any storage lock.
   virtual void OnCommit(std::function<void()> fn) = 0;
+  // ---- control plane. DropTable also removes a table's settings and its
+  // point-in-time history; backups outlive their table.
+  virtual Status PutTableSettings(int64_t table_id, std::string_view settings) = 0;
+  // Creates a backup holding a copy of every item of `table_id` as this
+  // transaction sees them; returns its id (record.id is ignored).
+  virtual Result<int64_t> CreateBackup(const BackupRecord& record, int64_t table_id) = 0;
+  // Removes a backup and its items.
+  virtual Status DeleteBackup(int64_t backup_id) = 0;
+  // Records in a table's point-in-time history that `key` holds `item`
+  // (nullopt: was deleted) from `time_us` on. A second version of a key at
+  // the same instant replaces the first.
+  virtual Status AppendHistory(int64_t table_id, const EncodedKey& key, int64_t time_us,
+                               std::optional<std::string_view> item, int64_t size) = 0;
+  // Forgets what no restore to `before_us` or later needs: every version of
+  // a key superseded by a newer one at or before `before_us`, and a deletion
+  // that is the oldest version left.
+  virtual Status PruneHistory(int64_t table_id, int64_t before_us) = 0;
+  // Forgets a table's whole point-in-time history.
+  virtual Status DropHistory(int64_t table_id) = 0;
 };
 
 struct Options {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "service/constraints.h"
+#include "service/control_plane.h"
 #include "service/engine.h"
 #include "service/index_schema.h"
 #include "service/stream_settings.h"
@@ -266,30 +267,32 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
 
 }  // namespace
 
-Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest& req) {
+Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now) {
   POGI_RETURN_IF_ERROR(CheckMembers(req));
   POGI_RETURN_IF_ERROR(CheckSchema(req));
-  v1::TableDescription d = BuildDescription(req, clock_->Now());
+  return BuildDescription(req, now);
+}
+
+Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest& req) {
+  double now = clock_->Now();
+  POGI_ASSIGN_OR_RETURN(v1::TableDescription d, NewTableDescription(req, now));
+  v1::TableSettings settings;
+  POGI_RETURN_IF_ERROR(TagsForNewTable(req, now, &settings));
   std::shared_ptr<const Table> table;
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
     // Checked under the write lock, so two concurrent creates cannot both win.
     if (catalog_.Find(req.table_name())) {
       return Error::ResourceInUse("Table already exists: " + req.table_name());
     }
-    POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateTable({0, req.table_name(), d.SerializeAsString()}));
-    std::map<std::string, int64_t> index_ids;
-    for (const auto& g : d.global_secondary_indexes()) {
-      POGI_ASSIGN_OR_RETURN(index_ids[g.index_name()], txn.CreateIndex(id, g.index_name()));
-    }
-    for (const auto& l : d.local_secondary_indexes()) {
-      POGI_ASSIGN_OR_RETURN(index_ids[l.index_name()], txn.CreateIndex(id, l.index_name()));
-    }
+    POGI_ASSIGN_OR_RETURN(table, CreateTableInTxn(txn, d, settings));
     if (req.stream_specification().stream_enabled()) {
-      POGI_RETURN_IF_ERROR(ApplyStreamSpecification(streams_, txn, id, req.stream_specification(), &d));
-      POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(id, d.SerializeAsString()));
+      POGI_RETURN_IF_ERROR(ApplyStreamSpecification(streams_, txn, table->id, req.stream_specification(), &d));
+      POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
+      std::map<std::string, int64_t> index_ids;
+      for (const Index& index : table->indexes) index_ids[index.name] = index.id;
+      table = catalog_.Make(table->id, d, index_ids);  // keeps the settings of the entry just made
+      catalog_.Put(table);
     }
-    table = catalog_.Make(id, d, index_ids);
-    catalog_.Put(table);  // inside the write, so the next create sees it
     return Status::Ok();
   });
   if (!s.ok() && table) catalog_.Remove(req.table_name());

@@ -1,0 +1,37 @@
+// ListTagsOfResource: a table's tags, ordered by key, ten to a page.
+#include "service/control_plane.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+namespace {
+
+// Tags per page: DynamoDB pages them (the AWS CLI follows NextToken), and
+// moto's record of it answers ten at a time.
+constexpr int kTagsPerPage = 10;
+
+}  // namespace
+
+Result<v1::ListTagsOfResourceResponse> Engine::ListTagsOfResource(const v1::ListTagsOfResourceRequest& req) {
+  POGI_RETURN_IF_ERROR(
+      CheckArnForm(req.has_resource_arn() ? &req.resource_arn() : nullptr, "ListTagsOfResource"));
+  Constraints c;
+  c.Length(&req.resource_arn(), 1, 1283, "resourceArn");
+  POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
+  // The token is the position of the page's first tag.
+  int start = 0;
+  if (req.has_next_token()) {
+    const std::string& t = req.next_token();
+    bool digits = !t.empty() && t.size() < 4 && t.find_first_not_of("0123456789") == std::string::npos;
+    // DynamoDB's wording for a token it did not issue is not on record.
+    if (!digits) return Error::Validation("Invalid NextToken: " + t);
+    start = std::stoi(t);
+  }
+  v1::ListTagsOfResourceResponse resp;
+  const auto& tags = table->settings.tags();
+  for (int i = start; i < tags.size() && i < start + kTagsPerPage; ++i) *resp.add_tags() = tags[i];
+  if (start + kTagsPerPage < tags.size()) resp.set_next_token(std::to_string(start + kTagsPerPage));
+  return resp;
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,20 @@
+// TagResource: add or replace tags of a table, named by its ARN.
+#include "service/control_plane.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+
+Result<v1::TagResourceResponse> Engine::TagResource(const v1::TagResourceRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckArnForm(req.has_resource_arn() ? &req.resource_arn() : nullptr, "TagResource"));
+  Constraints c;
+  c.Length(&req.resource_arn(), 1, 1283, "resourceArn");
+  CheckTagMembers(c, req.tags(), "tags");
+  POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
+  if (req.tags_size() == 0) return Error::Validation("Atleast one Tag needs to be provided as Input.");
+  POGI_RETURN_IF_ERROR(
+      ChangeSettings(*table, [&](v1::TableSettings& s) { return MergeTags(req.tags(), s.mutable_tags()); }));
+  return v1::TagResourceResponse();
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,34 @@
+// UntagResource: remove tags of a table by key; an absent key is no error.
+#include <set>
+
+#include "service/control_plane.h"
+#include "service/engine.h"
+
+namespace pogi::service {
+
+Result<v1::UntagResourceResponse> Engine::UntagResource(const v1::UntagResourceRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckArnForm(req.has_resource_arn() ? &req.resource_arn() : nullptr, "UntagResource"));
+  Constraints c;
+  c.Length(&req.resource_arn(), 1, 1283, "resourceArn");
+  for (int i = 0; i < req.tag_keys_size(); ++i) {
+    c.Length(&req.tag_keys(i), 1, 128, "tagKeys." + std::to_string(i + 1) + ".member");
+  }
+  POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
+  // DynamoDB's wording for an empty TagKeys is not on record; this follows
+  // TagResource's for an empty Tags.
+  if (req.tag_keys_size() == 0)
+    return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
+  std::set<std::string> gone(req.tag_keys().begin(), req.tag_keys().end());
+  POGI_RETURN_IF_ERROR(ChangeSettings(*table, [&](v1::TableSettings& s) {
+    google::protobuf::RepeatedPtrField<v1::Tag> kept;
+    for (const auto& t : s.tags()) {
+      if (!gone.count(t.key())) *kept.Add() = t;
+    }
+    s.mutable_tags()->Swap(&kept);
+    return Status::Ok();
+  }));
+  return v1::UntagResourceResponse();
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,52 @@
+// What the control-plane operations share: the account and region pogi
+// answers as, table ARNs, tag checks, and the parts of CreateTable that
+// restores reuse.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/result.h"
+#include "pogi/v1/control_state.pb.h"
+#include "pogi/v1/dynamodb.pb.h"
+#include "service/constraints.h"
+
+namespace pogi::service {
+
+inline constexpr std::string_view kAccountId = "000000000000";
+inline constexpr std::string_view kRegion = "us-east-1";
+
+// "arn:aws:dynamodb:us-east-1:000000000000:table/NAME".
+std::string TableArnOf(std::string_view table_name);
+
+// The table name of a table ARN of pogi's account and region, or nullopt.
+std::optional<std::string> TableNameOfArn(std::string_view arn);
+
+// The table named by `name_or_arn`, a name or (where DynamoDB accepts one)
+// a table ARN: the name it stands for.
+std::string TableNameOrArn(const std::string& name_or_arn);
+
+// CreateTable's validation and description, without storing anything
+// (service/actions/create_table.cc).
+Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now);
+
+// CreateTable's Tags (and ResourcePolicy) checked and put into `settings`.
+Status TagsForNewTable(const v1::CreateTableRequest& req, double now, v1::TableSettings* settings);
+
+// Member constraints of a tag list at `path` ("tags").
+void CheckTagMembers(Constraints& c, const google::protobuf::RepeatedPtrField<v1::Tag>& tags,
+                     std::string_view path);
+// The rules beyond member constraints: the reserved prefix, and at most 50
+// tags once `tags` are merged into `existing`.
+Status MergeTags(const google::protobuf::RepeatedPtrField<v1::Tag>& tags,
+                 google::protobuf::RepeatedPtrField<v1::Tag>* existing);
+
+// The first checks of a ResourceArn (tags, policies): present, and shaped
+// like an ARN at all (else the access denial DynamoDB answers for `op`).
+Status CheckArnForm(const std::string* arn, std::string_view op);
+
+// DynamoDB's per-table limit of tags.
+inline constexpr int kMaxTags = 50;
+
+}  // namespace pogi::service

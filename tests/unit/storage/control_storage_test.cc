@@ -1,0 +1,180 @@
+// Tests for the control plane's storage calls (on SQLite): table settings,
+// on-demand backups (a consistent copy that outlives its table) and
+// point-in-time history (as-of reads, pruning, dropping).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "storage/storage.h"
+
+namespace pogi::storage {
+namespace {
+
+std::unique_ptr<Storage> OpenMemory() {
+  Options o;
+  o.in_memory = true;
+  auto r = Storage::Open(o);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? std::move(r).value() : nullptr;
+}
+
+void MustWrite(Storage& s, const std::function<Status(WriteTxn&)>& fn) {
+  Status st = s.Write(fn);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+}
+
+int64_t NewTable(Storage& s, const std::string& name) {
+  int64_t id = 0;
+  MustWrite(s, [&](WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(id, txn.CreateTable({0, name, "desc"}));
+    return Status::Ok();
+  });
+  return id;
+}
+
+EncodedKey Key(const std::string& pk) { return {pk, ""}; }
+
+// partition -> item of what `read` visits.
+std::map<std::string, std::string> Collect(
+    Storage& s, const std::function<Status(ReadTxn&, const std::function<bool(const Row&)>&)>& read) {
+  std::map<std::string, std::string> out;
+  Status st = s.Read([&](ReadTxn& txn) {
+    return read(txn, [&](const Row& row) {
+      out[std::string(row.partition)] = std::string(row.item);
+      return true;
+    });
+  });
+  EXPECT_TRUE(st.ok()) << st.error().message();
+  return out;
+}
+
+std::map<std::string, std::string> AsOf(Storage& s, int64_t table, int64_t t) {
+  return Collect(s, [&](ReadTxn& txn, const auto& visit) { return txn.ReadHistoryAsOf(table, t, visit); });
+}
+
+TEST(ControlStorageTest, TableSettingsAreKeptAndDroppedWithTheTable) {
+  auto s = OpenMemory();
+  int64_t t = NewTable(*s, "t");
+  std::string got = "x";
+  auto read = [&] {
+    ASSERT_TRUE(s->Read([&](ReadTxn& txn) -> Status {
+                   POGI_ASSIGN_OR_RETURN(got, txn.GetTableSettings(t));
+                   return Status::Ok();
+                 }).ok());
+  };
+  read();
+  EXPECT_EQ(got, "");
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PutTableSettings(t, "one"); });
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PutTableSettings(t, "two"); });
+  read();
+  EXPECT_EQ(got, "two");
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.DropTable(t); });
+  read();
+  EXPECT_EQ(got, "");
+}
+
+TEST(ControlStorageTest, BackupIsACopyThatOutlivesItsTable) {
+  auto s = OpenMemory();
+  int64_t t = NewTable(*s, "t");
+  MustWrite(*s, [&](WriteTxn& txn) -> Status {
+    POGI_RETURN_IF_ERROR(txn.PutItem(t, Key("a"), "A", 1));
+    return txn.PutItem(t, Key("b"), "B", 1);
+  });
+  int64_t id = 0;
+  MustWrite(*s, [&](WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(id, txn.CreateBackup({0, "arn:1", "t", 100, "d1"}, t));
+    return Status::Ok();
+  });
+  MustWrite(*s, [&](WriteTxn& txn) -> Status {
+    POGI_RETURN_IF_ERROR(txn.PutItem(t, Key("a"), "A2", 1));
+    return txn.DropTable(t);
+  });
+  auto items = Collect(*s, [&](ReadTxn& txn, const auto& visit) { return txn.ReadBackupItems(id, visit); });
+  EXPECT_EQ(items, (std::map<std::string, std::string>{{"a", "A"}, {"b", "B"}}));
+  std::optional<BackupRecord> rec;
+  std::vector<BackupRecord> all;
+  ASSERT_TRUE(s->Read([&](ReadTxn& txn) -> Status {
+                 POGI_ASSIGN_OR_RETURN(rec, txn.GetBackup("arn:1"));
+                 POGI_ASSIGN_OR_RETURN(all, txn.ListBackups());
+                 return Status::Ok();
+               }).ok());
+  ASSERT_TRUE(rec);
+  EXPECT_EQ(rec->id, id);
+  EXPECT_EQ(rec->table_name, "t");
+  EXPECT_EQ(rec->created_us, 100);
+  EXPECT_EQ(rec->description, "d1");
+  ASSERT_EQ(all.size(), 1u);
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.DeleteBackup(id); });
+  items = Collect(*s, [&](ReadTxn& txn, const auto& visit) { return txn.ReadBackupItems(id, visit); });
+  EXPECT_TRUE(items.empty());
+  ASSERT_TRUE(s->Read([&](ReadTxn& txn) -> Status {
+                 POGI_ASSIGN_OR_RETURN(rec, txn.GetBackup("arn:1"));
+                 return Status::Ok();
+               }).ok());
+  EXPECT_FALSE(rec);
+}
+
+TEST(ControlStorageTest, AFailedWriteLeavesNoBackup) {
+  auto s = OpenMemory();
+  int64_t t = NewTable(*s, "t");
+  Status st = s->Write([&](WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateBackup({0, "arn:x", "t", 1, "d"}, t));
+    (void)id;
+    return Error::Internal("fail after the copy");
+  });
+  EXPECT_FALSE(st.ok());
+  std::vector<BackupRecord> all;
+  ASSERT_TRUE(s->Read([&](ReadTxn& txn) -> Status {
+                 POGI_ASSIGN_OR_RETURN(all, txn.ListBackups());
+                 return Status::Ok();
+               }).ok());
+  EXPECT_TRUE(all.empty());
+}
+
+TEST(ControlStorageTest, HistoryAsOfAnInstant) {
+  auto s = OpenMemory();
+  int64_t t = NewTable(*s, "t");
+  MustWrite(*s, [&](WriteTxn& txn) -> Status {
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("a"), 10, "a1", 1));
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("b"), 10, "b1", 1));
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("a"), 20, "a2", 1));
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("b"), 30, std::nullopt, 0));
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("c"), 30, "c1", 1));
+    return txn.AppendHistory(t, Key("c"), 30, "c2", 1);  // same instant: replaces
+  });
+  using M = std::map<std::string, std::string>;
+  EXPECT_EQ(AsOf(*s, t, 9), M{});
+  EXPECT_EQ(AsOf(*s, t, 10), (M{{"a", "a1"}, {"b", "b1"}}));
+  EXPECT_EQ(AsOf(*s, t, 25), (M{{"a", "a2"}, {"b", "b1"}}));
+  EXPECT_EQ(AsOf(*s, t, 30), (M{{"a", "a2"}, {"c", "c2"}}));
+  // Pruning at 25 keeps every answer from 25 on.
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PruneHistory(t, 25); });
+  EXPECT_EQ(AsOf(*s, t, 25), (M{{"a", "a2"}, {"b", "b1"}}));
+  EXPECT_EQ(AsOf(*s, t, 30), (M{{"a", "a2"}, {"c", "c2"}}));
+  EXPECT_EQ(AsOf(*s, t, 10), (M{{"b", "b1"}}));  // a1 is gone
+  // Pruning at 30 forgets the deletion of b (nothing before it is needed).
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PruneHistory(t, 30); });
+  EXPECT_EQ(AsOf(*s, t, 30), (M{{"a", "a2"}, {"c", "c2"}}));
+  EXPECT_EQ(AsOf(*s, t, 29), (M{{"a", "a2"}}));
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.DropHistory(t); });
+  EXPECT_EQ(AsOf(*s, t, 30), M{});
+}
+
+TEST(ControlStorageTest, HistoryGoesWithTheTable) {
+  auto s = OpenMemory();
+  int64_t t = NewTable(*s, "t");
+  int64_t u = NewTable(*s, "u");
+  MustWrite(*s, [&](WriteTxn& txn) -> Status {
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("a"), 10, "a1", 1));
+    return txn.AppendHistory(u, Key("a"), 10, "u1", 1);
+  });
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.DropTable(t); });
+  EXPECT_TRUE(AsOf(*s, t, 10).empty());
+  EXPECT_EQ(AsOf(*s, u, 10).size(), 1u);
+}
+
+}  // namespace
+}  // namespace pogi::storage

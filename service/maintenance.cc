@@ -18,20 +18,29 @@ Status Engine::SweepExpiredItems() {
     const std::string attr = ttl.attribute_name();
     double now = clock_->Now();
     std::vector<storage::EncodedKey> expired;
-    Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
-      storage::RangeRead all;
-      all.id = table->id;
-      return txn.ReadRange(all, [&](const storage::Row& row) {
-        auto item = value::DecodeItem(row.item);
-        if (!item.ok()) return true;
-        auto it = item->attributes().find(attr);
-        if (it != item->attributes().end() && IsExpired(it->second, now)) {
-          expired.push_back({std::string(row.partition), std::string(row.sort)});
-        }
-        return expired.size() < kMaxPerPass;
+    // In chunks, each its own read: writes go on between them.
+    constexpr size_t kChunk = 1000;
+    std::optional<storage::RowPosition> after;
+    for (size_t rows = kChunk; rows == kChunk && expired.size() < kMaxPerPass;) {
+      rows = 0;
+      Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
+        storage::RangeRead chunk;
+        chunk.id = table->id;
+        chunk.start_after = after;
+        return txn.ReadRange(chunk, [&](const storage::Row& row) {
+          after = storage::RowPosition{std::string(row.partition), std::string(row.sort), "", ""};
+          auto item = value::DecodeItem(row.item);
+          if (item.ok()) {
+            auto it = item->attributes().find(attr);
+            if (it != item->attributes().end() && IsExpired(it->second, now)) {
+              expired.push_back({std::string(row.partition), std::string(row.sort)});
+            }
+          }
+          return ++rows < kChunk && expired.size() < kMaxPerPass;
+        });
       });
-    });
-    POGI_RETURN_IF_ERROR(s);
+      POGI_RETURN_IF_ERROR(s);
+    }
     for (const auto& key : expired) {
       // Checked again inside the write: the item may have changed since.
       Decide decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {

@@ -299,6 +299,29 @@ class Streams(ServerTestCase):
             self.assertLess(int(parent["SequenceNumberRange"]["EndingSequenceNumber"]),
                             int(child["SequenceNumberRange"]["StartingSequenceNumber"]))
 
+    def test_list_streams_pages_and_deleted_tables(self):
+        name, arn = self.stream_table("KEYS_ONLY")
+        self.ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
+        arn2 = self.ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True,
+                                                                          "StreamViewType": "NEW_IMAGE"})[
+            "TableDescription"]["LatestStreamArn"]
+        first = self.streams.list_streams(TableName=name, Limit=1)
+        self.assertEqual([s["StreamArn"] for s in first["Streams"]], [arn])
+        self.assertEqual(first["LastEvaluatedStreamArn"], arn)
+        rest = self.streams.list_streams(TableName=name, Limit=1, ExclusiveStartStreamArn=arn)
+        self.assertEqual([s["StreamArn"] for s in rest["Streams"]], [arn2])
+        self.assertNotIn("LastEvaluatedStreamArn", rest)
+        # A deleted table's stream stays readable, disabled, for its retention.
+        self.ddb.delete_table(TableName=name)
+        self.assertEqual(len(self.streams.list_streams(TableName=name)["Streams"]), 2)
+        self.assertEqual(self.streams.describe_stream(StreamArn=arn2)["StreamDescription"]["StreamStatus"],
+                         "DISABLED")
+        self.assertClientError(self.streams.list_streams, "ResourceNotFoundException", TableName="never-was")
+        s, body = self.server.call("DynamoDBStreams_20120810.ListStreams", {"Limit": 0})
+        self.assertEqual(s, 400)
+        self.assertEqual(body["message"], "1 validation error detected: Value '0' at 'limit' failed to satisfy "
+                                          "constraint: Member must have value greater than or equal to 1")
+
     def test_aws_cli(self):
         name, arn = self.stream_table("NEW_IMAGE")
         self.ddb.put_item(TableName=name, Item={"pk": {"S": "cli"}, "sk": {"N": "1"}})

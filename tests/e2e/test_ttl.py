@@ -103,6 +103,27 @@ class TimeToLive(ServerTestCase):
         self.assertEqual(cp.returncode, 0, cp.stderr)
         self.assertEqual(keys(), ["ancient", "none", "set", "string"])
 
+    def test_many_items_are_swept_in_chunks(self):
+        self.clock("set", "2030-01-01T00:00:00Z")
+        name = self.create_table()
+        self.enable(name)
+        n = 2600
+        for start in range(0, n, 25):
+            self.ddb.batch_write_item(RequestItems={name: [
+                {"PutRequest": {"Item": {"pk": {"S": "k%05d" % i},
+                                         "exp": {"N": str(T0 + (60 if i % 2 else 7200))}}}}
+                for i in range(start, min(n, start + 25))]})
+        self.clock("advance", "2m")
+        self.assertEqual(self.ddb.describe_table(TableName=name)["Table"]["ItemCount"], n // 2)
+        count, kw = 0, {"TableName": name, "Select": "COUNT"}
+        while True:
+            page = self.ddb.scan(**kw)
+            count += page["Count"]
+            if "LastEvaluatedKey" not in page:
+                break
+            kw["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        self.assertEqual(count, n // 2)
+
     def test_background_sweep(self):
         # A server with the default 1 s interval deletes without being asked.
         from harness import Server

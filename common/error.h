@@ -37,6 +37,7 @@ enum class ErrorCode {
   kProvisionedThroughputExceeded,
   kRequestLimitExceeded,
   kInternalServerError,
+  kDuplicateItem,  // PartiQL INSERT of an existing key
 };
 
 struct ErrorInfo {

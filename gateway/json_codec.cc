@@ -434,6 +434,7 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("responses"),
       v1::BatchGetItemResponse::descriptor()->FindFieldByName("unprocessed_keys"),
       v1::BatchWriteItemResponse::descriptor()->FindFieldByName("unprocessed_items"),
+      v1::ExecuteTransactionResponse::descriptor()->FindFieldByName("responses"),
   };
   return kFields.count(f) > 0;
 }

@@ -18,6 +18,8 @@
 
 namespace pogi::service {
 
+class PartiqlRunner;  // service/partiql/runner.h
+
 struct TableStats {
   std::string name;
   std::string status;
@@ -48,6 +50,9 @@ class Engine {
   Result<v1::BatchWriteItemResponse> BatchWriteItem(const v1::BatchWriteItemRequest& req);
   Result<v1::TransactWriteItemsResponse> TransactWriteItems(const v1::TransactWriteItemsRequest& req);
   Result<v1::TransactGetItemsResponse> TransactGetItems(const v1::TransactGetItemsRequest& req);
+  Result<v1::ExecuteStatementResponse> ExecuteStatement(const v1::ExecuteStatementRequest& req);
+  Result<v1::BatchExecuteStatementResponse> BatchExecuteStatement(const v1::BatchExecuteStatementRequest& req);
+  Result<v1::ExecuteTransactionResponse> ExecuteTransaction(const v1::ExecuteTransactionRequest& req);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
@@ -59,6 +64,8 @@ class Engine {
   RequestObservers& request_observers() { return request_observers_; }
 
  private:
+  friend class PartiqlRunner;  // PartiQL reads run on storage_ directly
+
   Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock,
          int64_t item_collection_limit)
       : storage_(std::move(storage)), clock_(std::move(clock)), catalog_(item_collection_limit) {}

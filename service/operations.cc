@@ -29,6 +29,7 @@ const std::array kOperations = {
     POGI_OP(DeleteItem),     POGI_OP(UpdateItem),         POGI_OP(Query),
     POGI_OP(Scan),           POGI_OP(UpdateTable),        POGI_OP(BatchGetItem),
     POGI_OP(BatchWriteItem), POGI_OP(TransactWriteItems), POGI_OP(TransactGetItems),
+    POGI_OP(ExecuteStatement), POGI_OP(BatchExecuteStatement), POGI_OP(ExecuteTransaction),
 };
 
 }  // namespace

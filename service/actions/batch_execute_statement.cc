@@ -2,15 +2,15 @@
 // SELECT of one item by its full key) or all writes, each run on its own:
 // one Responses entry per statement, in order, with an Error for those that
 // failed while the others succeeded.
+#include "service/capacity.h"
 #include "service/engine.h"
 #include "service/expr/evaluator.h"
 #include "service/expr/projection.h"
-#include "service/capacity.h"
 #include "service/item_request.h"
-#include "service/request_expressions.h"
 #include "service/multi_item.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/runner.h"
+#include "service/request_expressions.h"
 
 namespace pogi::service {
 namespace {
@@ -51,7 +51,8 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
     CheckReturnOnFailure(c, IfPresent(s.has_return_values_on_condition_check_failure(),
                                       s.return_values_on_condition_check_failure()));
   }
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
 
   // Each statement parsed on its own: a bad one is its own ValidationError.
@@ -88,11 +89,13 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
       auto point = runner.ToPointRead(st, s.statement());
       if (!point.ok() && point.error().code() == ErrorCode::kValidation) {
         point = Error::Validation(
-            "Select statements within BatchExecuteStatement must specify the primary key in the where clause.");
+            "Select statements within BatchExecuteStatement must specify the primary key in the where "
+            "clause.");
       }
       if (point.ok() && (st.index || (st.where && HasFunction(*st.where)))) {
         point = Error::Validation(
-            "Select statements within BatchExecuteStatement must specify the primary key in the where clause.");
+            "Select statements within BatchExecuteStatement must specify the primary key in the where "
+            "clause.");
       }
       if (!point.ok()) {
         SetError(point.error(), out);

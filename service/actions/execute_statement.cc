@@ -4,9 +4,9 @@
 #include "common/sha256.h"
 #include "service/engine.h"
 #include "service/item_request.h"
-#include "service/request_expressions.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/runner.h"
+#include "service/request_expressions.h"
 
 namespace pogi::service {
 namespace {
@@ -21,7 +21,8 @@ Result<v1::ExecuteStatementResponse> Engine::ExecuteStatement(const v1::ExecuteS
   c.Required(req.has_statement(), "statement");
   c.Length(IfPresent(req.has_statement(), req.statement()), 1, kMaxStatementLength, "statement");
   c.Length(IfPresent(req.has_next_token(), req.next_token()), 1, kMaxNextTokenLength, "nextToken");
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     nullptr);
   c.AtLeast(req.has_limit() ? std::optional(req.limit()) : std::nullopt, 1, "limit");
   CheckReturnOnFailure(c, IfPresent(req.has_return_values_on_condition_check_failure(),
                                     req.return_values_on_condition_check_failure()));

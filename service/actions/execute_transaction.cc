@@ -5,18 +5,19 @@
 // transaction of SELECTs of single items runs as one TransactGetItems.
 #include "service/engine.h"
 #include "service/item_request.h"
-#include "service/request_expressions.h"
 #include "service/multi_item.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/render.h"
 #include "service/partiql/runner.h"
+#include "service/request_expressions.h"
 
 namespace pogi::service {
 namespace {
 
 Error InStatement(size_t i, const Error& e) {
   if (e.code() != ErrorCode::kValidation) return e;
-  return Error::Validation("Validation failed in TransactStatements[" + std::to_string(i) + "]: " + e.message());
+  return Error::Validation("Validation failed in TransactStatements[" + std::to_string(i) +
+                           "]: " + e.message());
 }
 
 }  // namespace
@@ -39,7 +40,8 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
   }
   c.Length(IfPresent(req.has_client_request_token(), req.client_request_token()), 1,
            kMaxClientRequestTokenLength, "clientRequestToken");
-  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()), nullptr);
+  CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                     nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
 
   std::vector<partiql::Statement> statements;
@@ -58,13 +60,15 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
     for (size_t i = 0; i < statements.size(); ++i) {
       const partiql::Statement& st = statements[i];
       const std::string& text = req.transact_statements(static_cast<int>(i)).statement();
-      if (st.index) return InStatement(i, Error::Validation("Reads on indices are not supported within transactions."));
+      if (st.index)
+        return InStatement(i, Error::Validation("Reads on indices are not supported within transactions."));
       auto point = runner.ToPointRead(st, text);
       if (!point.ok() && point.error().code() != ErrorCode::kValidation) return std::move(point).error();
       if (!point.ok() || point->condition) {
-        return InStatement(i, Error::Validation(
-                                  "Select statements within ExecuteTransaction must specify the primary key in "
-                                  "the where clause."));
+        return InStatement(
+            i,
+            Error::Validation("Select statements within ExecuteTransaction must specify the primary key in "
+                              "the where clause."));
       }
       v1::Get* g = get.add_transact_items()->mutable_get();
       g->set_table_name(st.table);
@@ -72,7 +76,8 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
       if (point->projection) {
         partiql::Renderer r;
         std::string projection;
-        for (const auto& p : point->projection->paths) projection += (projection.empty() ? "" : ", ") + r.Path(p);
+        for (const auto& p : point->projection->paths)
+          projection += (projection.empty() ? "" : ", ") + r.Path(p);
         g->set_projection_expression(projection);
         *g->mutable_expression_attribute_names()->mutable_names() = r.names();
       }
@@ -92,7 +97,8 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
   v1::TransactWriteItemsRequest write;
   for (size_t i = 0; i < statements.size(); ++i) {
     const auto& s = req.transact_statements(static_cast<int>(i));
-    auto action = runner.ToTransactWrite(statements[i], s.statement(), s.return_values_on_condition_check_failure());
+    auto action =
+        runner.ToTransactWrite(statements[i], s.statement(), s.return_values_on_condition_check_failure());
     if (!action.ok()) return InStatement(i, action.error());
     *write.add_transact_items() = std::move(action).value();
   }
@@ -106,7 +112,8 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
     std::vector<v1::CancellationReason> reasons(e.detail()->cancellation_reasons().begin(),
                                                 e.detail()->cancellation_reasons().end());
     for (size_t i = 0; i < reasons.size() && i < statements.size(); ++i) {
-      if (statements[i].kind == partiql::Statement::Kind::kInsert && reasons[i].code() == "ConditionalCheckFailed") {
+      if (statements[i].kind == partiql::Statement::Kind::kInsert &&
+          reasons[i].code() == "ConditionalCheckFailed") {
         reasons[i] = Reason("DuplicateItem", "Duplicate primary key exists in table");
       }
     }

@@ -16,19 +16,19 @@ namespace pogi::partiql {
 // One expression of a WHERE clause, a SET value or a literal.
 struct Expr {
   enum class Kind {
-    kPath,      // an attribute path
-    kLiteral,   // a value (literal or bound parameter)
-    kCompare,   // args[0] <op> args[1]
-    kAnd,       // args...
-    kOr,        // args...
-    kNot,       // args[0]
-    kBetween,   // args[0] BETWEEN args[1] AND args[2]
-    kIn,        // args[0] IN [args[1..]]
-    kIsMissing, // args[0] IS [NOT] MISSING (negated: NOT)
-    kIsNull,    // args[0] IS [NOT] NULL
-    kFunction,  // name(args...)
-    kPlus,      // args[0] + args[1]
-    kMinus,     // args[0] - args[1]
+    kPath,       // an attribute path
+    kLiteral,    // a value (literal or bound parameter)
+    kCompare,    // args[0] <op> args[1]
+    kAnd,        // args...
+    kOr,         // args...
+    kNot,        // args[0]
+    kBetween,    // args[0] BETWEEN args[1] AND args[2]
+    kIn,         // args[0] IN [args[1..]]
+    kIsMissing,  // args[0] IS [NOT] MISSING (negated: NOT)
+    kIsNull,     // args[0] IS [NOT] NULL
+    kFunction,   // name(args...)
+    kPlus,       // args[0] + args[1]
+    kMinus,      // args[0] - args[1]
   };
   Kind kind = Kind::kLiteral;
   expr::Path path;
@@ -58,8 +58,8 @@ struct Statement {
   enum class Kind { kSelect, kInsert, kUpdate, kDelete, kExists };
   Kind kind = Kind::kSelect;
   std::string table;
-  std::optional<std::string> index;        // SELECT FROM "t"."index"
-  std::vector<expr::Path> projection;      // SELECT a, b.c; empty: *
+  std::optional<std::string> index;    // SELECT FROM "t"."index"
+  std::vector<expr::Path> projection;  // SELECT a, b.c; empty: *
   std::optional<Expr> where;
   std::vector<OrderBy> order_by;
   expr::AttributeValue item;               // INSERT's VALUE (a map)

@@ -61,9 +61,7 @@ class Parser {
   }
 
  private:
-  const Token& Peek(size_t ahead = 0) const {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
-  }
+  const Token& Peek(size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
   const Token& Next() {
     const Token& t = Peek();
     if (pos_ < tokens_.size() - 1) ++pos_;
@@ -383,12 +381,18 @@ class Parser {
 
   Result<expr::Comparator> Comparator(TK k) {
     switch (k) {
-      case TK::kEq: return expr::Comparator::kEq;
-      case TK::kNe: return expr::Comparator::kNe;
-      case TK::kLt: return expr::Comparator::kLt;
-      case TK::kLe: return expr::Comparator::kLe;
-      case TK::kGt: return expr::Comparator::kGt;
-      default: return expr::Comparator::kGe;
+      case TK::kEq:
+        return expr::Comparator::kEq;
+      case TK::kNe:
+        return expr::Comparator::kNe;
+      case TK::kLt:
+        return expr::Comparator::kLt;
+      case TK::kLe:
+        return expr::Comparator::kLe;
+      case TK::kGt:
+        return expr::Comparator::kGt;
+      default:
+        return expr::Comparator::kGe;
     }
   }
 
@@ -590,7 +594,8 @@ class Parser {
             const Token& key = Peek();
             if (key.kind != TK::kString) {
               if (key.kind == TK::kNumber) {
-                return Error::Validation("Tuple keys must be of type String. Actual type: DECIMAL under " + where);
+                return Error::Validation("Tuple keys must be of type String. Actual type: DECIMAL under " +
+                                         where);
               }
               return Unexpected();
             }
@@ -718,7 +723,8 @@ Status CheckExponents(const expr::AttributeValue& v, int depth) {
 Status CheckParameters(Parameters* parameters) {
   for (auto& p : *parameters) {
     POGI_RETURN_IF_ERROR(CheckExponents(p, 1));
-    if (Status s = service::ValidateValue(&p); !s.ok()) return service::TransactionValidation(std::move(s).error());
+    if (Status s = service::ValidateValue(&p); !s.ok())
+      return service::TransactionValidation(std::move(s).error());
   }
   return Status::Ok();
 }

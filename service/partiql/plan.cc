@@ -17,9 +17,8 @@ Error NeedsPath(const std::string& f) {
   return Error::Validation("Operator or function requires a document path; operator or function: " + f);
 }
 Error Arity(const std::string& f, size_t n) {
-  return Error::Validation(
-      "Incorrect number of operands for operator or function; operator or function: " + f +
-      ", number of operands: " + std::to_string(n));
+  return Error::Validation("Incorrect number of operands for operator or function; operator or function: " +
+                           f + ", number of operands: " + std::to_string(n));
 }
 Error Unrecognized(const Expr& e, std::string_view text) {
   return Error::Validation("Unrecognized function: " + e.function + " at " + Position(text, e.begin, e.end));
@@ -154,10 +153,13 @@ bool OfKeyType(const expr::AttributeValue& v, const std::string& type) { return 
 
 // A conjunct on the sort key that a range read can serve exactly.
 bool IsSortRange(const Expr& e, const service::KeyAttribute& range) {
-  auto literal_of_type = [&](const Expr& x) { return x.kind == K::kLiteral && OfKeyType(x.value, range.type); };
+  auto literal_of_type = [&](const Expr& x) {
+    return x.kind == K::kLiteral && OfKeyType(x.value, range.type);
+  };
   switch (e.kind) {
     case K::kCompare:
-      return e.op != expr::Comparator::kNe && IsAttribute(e.args[0], range.name) && literal_of_type(e.args[1]);
+      return e.op != expr::Comparator::kNe && IsAttribute(e.args[0], range.name) &&
+             literal_of_type(e.args[1]);
     case K::kBetween:
       if (!(IsAttribute(e.args[0], range.name) && literal_of_type(e.args[1]) && literal_of_type(e.args[2])))
         return false;
@@ -259,7 +261,8 @@ Result<Condition> ToCondition(const Expr& e, std::string_view text) {
     case K::kIsMissing:
     case K::kIsNull: {
       if (e.args[0].kind != K::kPath) {
-        return Error::Validation("The left hand side argument to IS must be a Variable Reference, Literal, or Path");
+        return Error::Validation(
+            "The left hand side argument to IS must be a Variable Reference, Literal, or Path");
       }
       Condition missing;
       missing.kind = Condition::Kind::kAttributeNotExists;
@@ -391,10 +394,12 @@ Result<ReadPlan> PlanSelect(const Statement& st, const service::Table& table, bo
   bool by_hash_seen = false;
   for (size_t i = 0; i < st.order_by.size(); ++i) {
     const OrderBy& o = st.order_by[i];
-    if (!st.where) return Error::Validation("Must have WHERE clause in the statement when using ORDER BY clause.");
+    if (!st.where)
+      return Error::Validation("Must have WHERE clause in the statement when using ORDER BY clause.");
     if (!plan.query) {
       return Error::Validation(
-          "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
+          "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY "
+          "clause.");
     }
     if (o.name == hash.name) {
       by_hash_seen = true;
@@ -411,7 +416,8 @@ Result<ReadPlan> PlanSelect(const Statement& st, const service::Table& table, bo
       }
       plan.forward = !o.descending;
     } else {
-      return Error::Validation("Variable reference " + o.name + " in ORDER BY clause must be part of the primary key");
+      return Error::Validation("Variable reference " + o.name +
+                               " in ORDER BY clause must be part of the primary key");
     }
   }
   return plan;

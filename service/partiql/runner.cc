@@ -42,13 +42,15 @@ std::string EncodeToken(const std::string& fingerprint, const Resume& r) {
 Result<Resume> DecodeToken(const std::string& fingerprint, const std::string& token) {
   auto raw = Base64Decode(token);
   std::string fp = fingerprint.substr(0, 16);
-  if (!raw || raw->compare(0, kTokenTag.size(), kTokenTag) != 0) return Error::Validation("Invalid NextToken");
+  if (!raw || raw->compare(0, kTokenTag.size(), kTokenTag) != 0)
+    return Error::Validation("Invalid NextToken");
   if (raw->compare(kTokenTag.size(), fp.size(), fp) != 0) {
     return Error::Validation("NextToken does not match request");
   }
   size_t at = kTokenTag.size() + fp.size();
   size_t colon = raw->find(':', at);
-  if (colon == std::string::npos || colon == at || colon - at > 6) return Error::Validation("Invalid NextToken");
+  if (colon == std::string::npos || colon == at || colon - at > 6)
+    return Error::Validation("Invalid NextToken");
   Resume r;
   for (size_t i = at; i < colon; ++i) {
     if ((*raw)[i] < '0' || (*raw)[i] > '9') return Error::Validation("Invalid NextToken");
@@ -98,11 +100,16 @@ expr::Condition Both(expr::Condition a, std::optional<expr::Condition> b) {
 
 const char* ReturnValuesOf(partiql::Returning r) {
   switch (r) {
-    case partiql::Returning::kAllOld: return "ALL_OLD";
-    case partiql::Returning::kModifiedOld: return "UPDATED_OLD";
-    case partiql::Returning::kAllNew: return "ALL_NEW";
-    case partiql::Returning::kModifiedNew: return "UPDATED_NEW";
-    case partiql::Returning::kNone: break;
+    case partiql::Returning::kAllOld:
+      return "ALL_OLD";
+    case partiql::Returning::kModifiedOld:
+      return "UPDATED_OLD";
+    case partiql::Returning::kAllNew:
+      return "ALL_NEW";
+    case partiql::Returning::kModifiedNew:
+      return "UPDATED_NEW";
+    case partiql::Returning::kNone:
+      break;
   }
   return "NONE";
 }
@@ -119,16 +126,26 @@ void SetSubstitutions(const partiql::Renderer& r, M* m) {
 
 std::string StatementErrorCode(const Error& e) {
   switch (e.code()) {
-    case ErrorCode::kConditionalCheckFailed: return "ConditionalCheckFailed";
-    case ErrorCode::kDuplicateItem: return "DuplicateItem";
-    case ErrorCode::kResourceNotFound: return "ResourceNotFound";
-    case ErrorCode::kItemCollectionSizeLimitExceeded: return "ItemCollectionSizeLimitExceeded";
-    case ErrorCode::kTransactionConflict: return "TransactionConflict";
-    case ErrorCode::kProvisionedThroughputExceeded: return "ProvisionedThroughputExceeded";
-    case ErrorCode::kRequestLimitExceeded: return "RequestLimitExceeded";
-    case ErrorCode::kAccessDenied: return "AccessDenied";
-    case ErrorCode::kInternalServerError: return "InternalServerError";
-    default: return "ValidationError";
+    case ErrorCode::kConditionalCheckFailed:
+      return "ConditionalCheckFailed";
+    case ErrorCode::kDuplicateItem:
+      return "DuplicateItem";
+    case ErrorCode::kResourceNotFound:
+      return "ResourceNotFound";
+    case ErrorCode::kItemCollectionSizeLimitExceeded:
+      return "ItemCollectionSizeLimitExceeded";
+    case ErrorCode::kTransactionConflict:
+      return "TransactionConflict";
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return "ProvisionedThroughputExceeded";
+    case ErrorCode::kRequestLimitExceeded:
+      return "RequestLimitExceeded";
+    case ErrorCode::kAccessDenied:
+      return "AccessDenied";
+    case ErrorCode::kInternalServerError:
+      return "InternalServerError";
+    default:
+      return "ValidationError";
   }
 }
 
@@ -187,9 +204,11 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
       if (plan.query) {
         if (start->partition != *read.partition) return Error::Validation("NextToken does not match request");
         if (read.forward) {
-          if (!read.sort_lo || *read.sort_lo < start->sort) read.sort_lo = start->sort, read.exclude_lo.reset();
+          if (!read.sort_lo || *read.sort_lo < start->sort)
+            read.sort_lo = start->sort, read.exclude_lo.reset();
         } else {
-          if (!read.sort_hi || *read.sort_hi > start->sort) read.sort_hi = start->sort, read.exclude_hi.reset();
+          if (!read.sort_hi || *read.sort_hi > start->sort)
+            read.sort_hi = start->sort, read.exclude_hi.reset();
         }
       }
       read.start_after = *start;
@@ -224,7 +243,8 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
 
   v1::ExecuteStatementResponse resp;
   resp.mutable_items();
-  if (!items.empty()) value::CarryItemList(&resp, v1::ExecuteStatementResponse::kItemsFieldNumber, std::move(items));
+  if (!items.empty())
+    value::CarryItemList(&resp, v1::ExecuteStatementResponse::kItemsFieldNumber, std::move(items));
   if (next) {
     resp.set_next_token(EncodeToken(options.fingerprint, *next));
     if (next->start_key) *resp.mutable_last_evaluated_key() = *next->start_key;
@@ -235,7 +255,8 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
       FillConsumed(options.capacity_mode, table->description.table_name(), std::nullopt,
                    {{index->name, index->global, units}}, resp.mutable_consumed_capacity());
     } else {
-      FillConsumed(options.capacity_mode, table->description.table_name(), units, resp.mutable_consumed_capacity());
+      FillConsumed(options.capacity_mode, table->description.table_name(), units,
+                   resp.mutable_consumed_capacity());
     }
   }
   return resp;
@@ -275,10 +296,13 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
     *req.mutable_key()->mutable_attributes() = u.key();
     req.set_update_expression(u.update_expression());
     req.set_condition_expression(u.condition_expression());
-    if (u.has_expression_attribute_names()) *req.mutable_expression_attribute_names() = u.expression_attribute_names();
-    if (u.has_expression_attribute_values()) *req.mutable_expression_attribute_values() = u.expression_attribute_values();
+    if (u.has_expression_attribute_names())
+      *req.mutable_expression_attribute_names() = u.expression_attribute_names();
+    if (u.has_expression_attribute_values())
+      *req.mutable_expression_attribute_values() = u.expression_attribute_values();
     req.set_return_values(ReturnValuesOf(st.returning));
-    if (!options.return_on_failure.empty()) req.set_return_values_on_condition_check_failure(options.return_on_failure);
+    if (!options.return_on_failure.empty())
+      req.set_return_values_on_condition_check_failure(options.return_on_failure);
     if (!options.capacity_mode.empty()) req.set_return_consumed_capacity(options.capacity_mode);
     POGI_ASSIGN_OR_RETURN(auto r, engine_.UpdateItem(req));
     returned(r.attributes());
@@ -290,10 +314,13 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
   req.set_table_name(d.table_name());
   *req.mutable_key()->mutable_attributes() = d.key();
   if (d.has_condition_expression()) req.set_condition_expression(d.condition_expression());
-  if (d.has_expression_attribute_names()) *req.mutable_expression_attribute_names() = d.expression_attribute_names();
-  if (d.has_expression_attribute_values()) *req.mutable_expression_attribute_values() = d.expression_attribute_values();
+  if (d.has_expression_attribute_names())
+    *req.mutable_expression_attribute_names() = d.expression_attribute_names();
+  if (d.has_expression_attribute_values())
+    *req.mutable_expression_attribute_values() = d.expression_attribute_values();
   req.set_return_values(ReturnValuesOf(st.returning));
-  if (!options.return_on_failure.empty()) req.set_return_values_on_condition_check_failure(options.return_on_failure);
+  if (!options.return_on_failure.empty())
+    req.set_return_values_on_condition_check_failure(options.return_on_failure);
   if (!options.capacity_mode.empty()) req.set_return_consumed_capacity(options.capacity_mode);
   POGI_ASSIGN_OR_RETURN(auto r, engine_.DeleteItem(req));
   returned(r.attributes());

@@ -69,10 +69,10 @@ TEST(PartiqlParser, SelectIndexAndProjection) {
 }
 
 TEST(PartiqlParser, WhereForms) {
-  Statement st = Ok(
-      "SELECT * FROM t WHERE a = 1 AND (b <> 'x' OR NOT c < 2) AND d BETWEEN 1 AND 5 AND e IN [1, 2] AND "
-      "f IN ('a') AND g IS MISSING AND h IS NOT MISSING AND begins_with(i, 'p') AND contains(j, 3) AND "
-      "attribute_type(k, 'S') AND size(l) >= 2 AND m NOT IN [1] AND n IS NULL");
+  Statement st =
+      Ok("SELECT * FROM t WHERE a = 1 AND (b <> 'x' OR NOT c < 2) AND d BETWEEN 1 AND 5 AND e IN [1, 2] AND "
+         "f IN ('a') AND g IS MISSING AND h IS NOT MISSING AND begins_with(i, 'p') AND contains(j, 3) AND "
+         "attribute_type(k, 'S') AND size(l) >= 2 AND m NOT IN [1] AND n IS NULL");
   ASSERT_TRUE(st.where);
   ASSERT_EQ(st.where->kind, K::kAnd);
   EXPECT_EQ(st.where->args.size(), 13u);
@@ -90,9 +90,9 @@ TEST(PartiqlParser, WhereForms) {
 }
 
 TEST(PartiqlParser, Literals) {
-  Statement st = Ok(
-      "INSERT INTO t VALUE {'pk': 'it''s', 'n': -1.50, 'e': 7.31e6, 'd': .5, 'b': true, 'z': null, "
-      "'l': [1, 'a', [false]], 'm': {'x': {'y': 2}}, 'ss': <<'a', 'b'>>, 'ns': <<1, 2>>}");
+  Statement st =
+      Ok("INSERT INTO t VALUE {'pk': 'it''s', 'n': -1.50, 'e': 7.31e6, 'd': .5, 'b': true, 'z': null, "
+         "'l': [1, 'a', [false]], 'm': {'x': {'y': 2}}, 'ss': <<'a', 'b'>>, 'ns': <<1, 2>>}");
   EXPECT_EQ(st.kind, Statement::Kind::kInsert);
   const auto& f = st.item.m().fields();
   EXPECT_EQ(f.at("pk").s(), "it's");
@@ -120,9 +120,9 @@ TEST(PartiqlParser, Parameters) {
 }
 
 TEST(PartiqlParser, UpdateForms) {
-  Statement st = Ok(
-      "UPDATE \"t\" SET a = 1, b = b + 2 SET c = list_append(c, [1]) REMOVE d, e[1] "
-      "SET s = set_add(s, <<'x'>>) WHERE pk = 'k' AND sk = 2 RETURNING ALL NEW *");
+  Statement st =
+      Ok("UPDATE \"t\" SET a = 1, b = b + 2 SET c = list_append(c, [1]) REMOVE d, e[1] "
+         "SET s = set_add(s, <<'x'>>) WHERE pk = 'k' AND sk = 2 RETURNING ALL NEW *");
   EXPECT_EQ(st.kind, Statement::Kind::kUpdate);
   EXPECT_EQ(st.sets.size(), 4u);
   EXPECT_EQ(st.removes.size(), 2u);
@@ -131,7 +131,8 @@ TEST(PartiqlParser, UpdateForms) {
   ASSERT_TRUE(u.ok()) << u.error().message();
   EXPECT_EQ(u->sets.size(), 3u);
   EXPECT_EQ(u->adds.size(), 1u);
-  EXPECT_EQ(Ok("UPDATE t SET a = 1 WHERE pk = 1 RETURNING MODIFIED OLD *").returning, Returning::kModifiedOld);
+  EXPECT_EQ(Ok("UPDATE t SET a = 1 WHERE pk = 1 RETURNING MODIFIED OLD *").returning,
+            Returning::kModifiedOld);
 }
 
 TEST(PartiqlParser, DeleteAndExists) {
@@ -153,13 +154,16 @@ TEST(PartiqlParser, Comments) {
 
 TEST(PartiqlParser, SyntaxErrors) {
   EXPECT_EQ(Err("UPSERT INTO t VALUE {'a': 1}"), std::string(kMalformed) + "Expected data manipulation");
-  EXPECT_EQ(Err("SELECT * FROM t WHERE pk = 1 foo"), std::string(kMalformed) + "Unexpected token after expression");
-  EXPECT_EQ(Err("SELECT * FROM t WHERE pk = 1)"), std::string(kMalformed) + "Unexpected token after expression");
+  EXPECT_EQ(Err("SELECT * FROM t WHERE pk = 1 foo"),
+            std::string(kMalformed) + "Unexpected token after expression");
+  EXPECT_EQ(Err("SELECT * FROM t WHERE pk = 1)"),
+            std::string(kMalformed) + "Unexpected token after expression");
   EXPECT_EQ(Err("SELECT * FROM t ORDER BY pk WHERE pk = 1"),
             std::string(kMalformed) + "Unexpected token after expression");
   EXPECT_EQ(Err("DELETE FROM t WHERE pk = 1 ORDER BY pk"),
             std::string(kMalformed) + "Unexpected token after expression");
-  EXPECT_EQ(Err("INSERT INTO t t VALUE {'pk': 'x'}"), std::string(kMalformed) + "Unexpected token after expression");
+  EXPECT_EQ(Err("INSERT INTO t t VALUE {'pk': 'x'}"),
+            std::string(kMalformed) + "Unexpected token after expression");
   EXPECT_EQ(Err("SELECT * FROM t WHERE pk = 'abc"), kMalformed);
   EXPECT_EQ(Err("SELECT * FROM t WHERE pk = 1e2147483648"), kMalformed);
   EXPECT_EQ(Err("SELECT * FROM t WHERE m.inner = 1"), std::string(kMalformed) + "Invalid path dot component");
@@ -186,9 +190,10 @@ TEST(PartiqlParser, LiteralErrors) {
   EXPECT_EQ(Err("INSERT INTO t VALUE {'pk': <<'x', 1>>}"),
             "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags");
   EXPECT_EQ(Err("INSERT INTO t VALUE {'a': 1, 'a': 2}"), "Duplicate keys in tuple. Key: a under root");
-  EXPECT_EQ(Err("INSERT INTO t VALUE [1]"),
-            "Unsupported format in item expression. Please use struct format {...} to express item values for "
-            "insert statement.");
+  EXPECT_EQ(
+      Err("INSERT INTO t VALUE [1]"),
+      "Unsupported format in item expression. Please use struct format {...} to express item values for "
+      "insert statement.");
   EXPECT_EQ(Err("INSERT INTO t VALUES {'a': 1}"),
             "Unsupported operation: Inserting multiple items in a single statement is not supported, use "
             "\"INSERT INTO tableName VALUE item\" instead");
@@ -196,9 +201,11 @@ TEST(PartiqlParser, LiteralErrors) {
 }
 
 TEST(PartiqlParser, ProjectionErrors) {
-  EXPECT_EQ(Err("SELECT *, a FROM t"), "Other attributes should not be present in the projection when '*' is used.");
+  EXPECT_EQ(Err("SELECT *, a FROM t"),
+            "Other attributes should not be present in the projection when '*' is used.");
   EXPECT_EQ(Err("SELECT attribute_exists(a) FROM t"), "Unexpected path component at 1:8:16");
-  EXPECT_EQ(Err("SELECT * FROM \"a\".\"b\".\"c\""), "A path may contain at most 2 components in the FROM clause");
+  EXPECT_EQ(Err("SELECT * FROM \"a\".\"b\".\"c\""),
+            "A path may contain at most 2 components in the FROM clause");
 }
 
 TEST(PartiqlParser, FunctionErrors) {
@@ -210,9 +217,10 @@ TEST(PartiqlParser, FunctionErrors) {
   };
   EXPECT_EQ(cond("SELECT * FROM t WHERE attribute_exists('a')"),
             "Operator or function requires a document path; operator or function: attribute_exists");
-  EXPECT_EQ(cond("SELECT * FROM t WHERE attribute_exists()"),
-            "Incorrect number of operands for operator or function; operator or function: attribute_exists, number "
-            "of operands: 0");
+  EXPECT_EQ(
+      cond("SELECT * FROM t WHERE attribute_exists()"),
+      "Incorrect number of operands for operator or function; operator or function: attribute_exists, number "
+      "of operands: 0");
   EXPECT_EQ(cond("SELECT * FROM t WHERE EXISTS(a)"), "Unrecognized function: exists at 1:23:6");
   auto update = [](std::string_view text) -> std::string {
     auto st = P(text);

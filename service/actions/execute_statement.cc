@@ -1,7 +1,6 @@
 // ExecuteStatement: one PartiQL statement. A SELECT reads one page (a Query
 // when its WHERE fixes the partition key, else a Scan; NextToken for the
 // next); INSERT, UPDATE and DELETE write one item through the one write path.
-#include "common/sha256.h"
 #include "service/engine.h"
 #include "service/item_request.h"
 #include "service/partiql/parser.h"
@@ -39,10 +38,8 @@ Result<v1::ExecuteStatementResponse> Engine::ExecuteStatement(const v1::ExecuteS
   o.capacity_mode = req.return_consumed_capacity();
   o.return_on_failure = req.return_values_on_condition_check_failure();
   // A NextToken resumes only the statement (and parameters) it was issued for.
-  std::string basis = req.statement();
-  for (const auto& p : params) basis += p.SerializeAsString();
-  auto digest = Sha256(basis);
-  o.fingerprint = ToHex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  o.statement = req.statement();
+  o.parameters = &params;
   return PartiqlRunner(*this).Run(st, req.statement(), o);
 }
 

@@ -13,6 +13,8 @@ using expr::Condition;
 using expr::Operand;
 using K = Expr::Kind;
 
+constexpr size_t kMaxPartitions = 50;
+
 Error NeedsPath(const std::string& f) {
   return Error::Validation("Operator or function requires a document path; operator or function: " + f);
 }
@@ -383,6 +385,11 @@ Result<ReadPlan> PlanSelect(const Statement& st, const service::Table& table, bo
     rest.push_back(c);
   }
   if (!plan.query && sort_conjunct) rest.push_back(sort_conjunct), sort_conjunct = nullptr;
+  // DynamoDB reads at most 50 partitions for one statement (its PartiQL
+  // operators page: "at max 50 hash attribute values").
+  if (plan.partitions.size() > kMaxPartitions) {
+    return Error::Validation("Too many decomposed read operations for a given query.");
+  }
   if (sort_conjunct) {
     POGI_ASSIGN_OR_RETURN(Condition c, ToCondition(*sort_conjunct, text));
     plan.sort_range = std::move(c);

@@ -3,6 +3,7 @@
 #include "service/partiql/runner.h"
 
 #include "common/base64.h"
+#include "common/sha256.h"
 #include "service/capacity.h"
 #include "service/engine.h"
 #include "service/key_condition.h"
@@ -62,6 +63,15 @@ Result<Resume> DecodeToken(const std::string& fingerprint, const std::string& to
     r.start_key = std::move(*key.mutable_attributes());
   }
   return r;
+}
+
+std::string Fingerprint(const PartiqlRunner::Options& o) {
+  std::string basis(o.statement);
+  if (o.parameters) {
+    for (const auto& p : *o.parameters) basis += p.SerializeAsString();
+  }
+  auto digest = Sha256(basis);
+  return ToHex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
 }
 
 expr::Condition PartitionEquals(const KeyAttribute& hash, const expr::AttributeValue& v) {
@@ -167,7 +177,7 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
   POGI_ASSIGN_OR_RETURN(auto plan, partiql::PlanSelect(st, *table, options.consistent_read, text));
   Resume resume;
   if (options.next_token) {
-    POGI_ASSIGN_OR_RETURN(resume, DecodeToken(options.fingerprint, *options.next_token));
+    POGI_ASSIGN_OR_RETURN(resume, DecodeToken(Fingerprint(options), *options.next_token));
   }
   const Index* index = plan.index;
   std::optional<value::AttributeMap> start_key = resume.start_key;
@@ -246,7 +256,7 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
   if (!items.empty())
     value::CarryItemList(&resp, v1::ExecuteStatementResponse::kItemsFieldNumber, std::move(items));
   if (next) {
-    resp.set_next_token(EncodeToken(options.fingerprint, *next));
+    resp.set_next_token(EncodeToken(Fingerprint(options), *next));
     if (next->start_key) *resp.mutable_last_evaluated_key() = *next->start_key;
   }
   if (WantsCapacity(options.capacity_mode)) {

@@ -31,7 +31,10 @@ class PartiqlRunner {
     const std::string* next_token = nullptr;
     std::string capacity_mode;      // ReturnConsumedCapacity
     std::string return_on_failure;  // ReturnValuesOnConditionCheckFailure
-    std::string fingerprint;        // what a NextToken must have been issued for
+    // What a NextToken must have been issued for: the statement and its
+    // parameters (their digest is computed only when a token is involved).
+    std::string_view statement;
+    const google::protobuf::RepeatedPtrField<expr::AttributeValue>* parameters = nullptr;
   };
 
   // One statement of ExecuteStatement (EXISTS is refused: transactions only).

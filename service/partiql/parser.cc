@@ -544,6 +544,16 @@ class Parser {
     return Error::Validation(e.message() + " under " + where);
   }
 
+  // Counts the lists and maps a literal is inside of while it is parsed.
+  struct Level {
+    explicit Level(int* n) : n_(n) { ++*n_; }
+    ~Level() { --*n_; }
+    int* n_;
+  };
+  static Error Nested() {
+    return service::TransactionValidation(Error::Validation(service::kNestingError));
+  }
+
   // A literal value (or bound parameter). `where` names its place in
   // messages: "root", "root.x", "root[1]".
   Result<V> ParseValue(size_t depth, const std::string& where, bool item_root = false) {
@@ -575,6 +585,9 @@ class Parser {
         return params_[static_cast<int>(next_param_++)];
       }
       case TK::kLBracket: {
+        // Literals nest as deep as attribute values may, and no deeper.
+        Level level(&literal_level_);
+        if (literal_level_ > service::kMaxNestingDepth) return Nested();
         Next();
         auto* list = v.mutable_l();
         if (Peek().kind != TK::kRBracket) {
@@ -587,6 +600,9 @@ class Parser {
         return v;
       }
       case TK::kLBrace: {
+        // Literals nest as deep as attribute values may, and no deeper.
+        Level level(&literal_level_);
+        if (literal_level_ > service::kMaxNestingDepth) return Nested();
         Next();
         auto* fields = v.mutable_m()->mutable_fields();
         if (Peek().kind != TK::kRBrace) {
@@ -672,6 +688,7 @@ class Parser {
   const Parameters& params_;
   size_t pos_ = 0;
   size_t next_param_ = 0;
+  int literal_level_ = 0;
 };
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace pogi::partiql {
 
 // Limits on what one statement may hold (DynamoDB's Statement is at most
 // 8192 characters; these bound the work on it well below that).
-inline constexpr size_t kMaxDepth = 64;      // nested parentheses, literals, NOTs
+inline constexpr size_t kMaxDepth = 150;     // parser recursion: parentheses, NOTs, literals
 inline constexpr size_t kMaxInValues = 100;  // values in one IN list (as in expressions)
 
 using Parameters = google::protobuf::RepeatedPtrField<expr::AttributeValue>;

@@ -7,6 +7,7 @@
 #include "service/capacity.h"
 #include "service/engine.h"
 #include "service/key_condition.h"
+#include "service/multi_item.h"
 #include "service/partiql/plan.h"
 #include "service/partiql/render.h"
 #include "service/read_page.h"
@@ -294,7 +295,7 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
     auto r = engine_.PutItem(req);
     if (!r.ok()) {
       if (r.error().code() == ErrorCode::kConditionalCheckFailed) return DuplicateItem();
-      return std::move(r).error();
+      return TransactionValidation(std::move(r).error());
     }
     capacity(r->consumed_capacity(), r->has_consumed_capacity());
     return resp;
@@ -314,7 +315,9 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
     if (!options.return_on_failure.empty())
       req.set_return_values_on_condition_check_failure(options.return_on_failure);
     if (!options.capacity_mode.empty()) req.set_return_consumed_capacity(options.capacity_mode);
-    POGI_ASSIGN_OR_RETURN(auto r, engine_.UpdateItem(req));
+    auto updated = engine_.UpdateItem(req);
+    if (!updated.ok()) return TransactionValidation(std::move(updated).error());
+    auto& r = *updated;
     returned(r.attributes());
     capacity(r.consumed_capacity(), r.has_consumed_capacity());
     return resp;
@@ -332,7 +335,9 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
   if (!options.return_on_failure.empty())
     req.set_return_values_on_condition_check_failure(options.return_on_failure);
   if (!options.capacity_mode.empty()) req.set_return_consumed_capacity(options.capacity_mode);
-  POGI_ASSIGN_OR_RETURN(auto r, engine_.DeleteItem(req));
+  auto deleted = engine_.DeleteItem(req);
+  if (!deleted.ok()) return TransactionValidation(std::move(deleted).error());
+  auto& r = *deleted;
   returned(r.attributes());
   capacity(r.consumed_capacity(), r.has_consumed_capacity());
   return resp;

@@ -243,10 +243,20 @@ TEST(PartiqlParser, HostileInputIsBounded) {
   for (int i = 0; i < 5000; ++i) nots += "NOT ";
   EXPECT_EQ(Err(nots + "a = 1").rfind(kMalformed, 0), 0u);
   std::string lists = "INSERT INTO t VALUE {'pk': " + std::string(5000, '[') + std::string(5000, ']') + "}";
-  EXPECT_EQ(Err(lists).rfind(kMalformed, 0), 0u);
+  EXPECT_EQ(Err(lists).rfind("Nesting Levels have exceeded supported limits", 0), 0u);
   std::string in = "SELECT * FROM t WHERE a IN [";
   for (int i = 0; i < 1000; ++i) in += (i ? ", " : "") + std::to_string(i);
   EXPECT_FALSE(P(in + "]").ok());
+}
+
+TEST(PartiqlParser, LiteralNestingLimit) {
+  const std::string nest =
+      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported "
+      "limit";
+  std::string deep = "INSERT INTO t VALUE {'pk': 1, 'l': " + std::string(40, '[') + std::string(40, ']') + "}";
+  EXPECT_EQ(Err(deep), nest);
+  std::string ok = "INSERT INTO t VALUE {'pk': 1, 'l': " + std::string(20, '[') + std::string(20, ']') + "}";
+  Ok(ok);
 }
 
 TEST(PartiqlParser, Positions) {

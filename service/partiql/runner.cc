@@ -2,6 +2,9 @@
 // machinery, writes as the classic item requests they amount to.
 #include "service/partiql/runner.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 #include "common/base64.h"
 #include "common/sha256.h"
 #include "service/capacity.h"
@@ -69,7 +72,12 @@ Result<Resume> DecodeToken(const std::string& fingerprint, const std::string& to
 std::string Fingerprint(const PartiqlRunner::Options& o) {
   std::string basis(o.statement);
   if (o.parameters) {
-    for (const auto& p : *o.parameters) basis += p.SerializeAsString();
+    // Deterministic, so that equal map parameters give the same digest; the
+    // streams append to `basis` and flush when this block ends.
+    google::protobuf::io::StringOutputStream stream(&basis);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.SetSerializationDeterministic(true);
+    for (const auto& p : *o.parameters) p.SerializeToCodedStream(&out);
   }
   auto digest = Sha256(basis);
   return ToHex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));

@@ -321,6 +321,27 @@ class PartiqlTest(ServerTestCase):
                                TransactStatements=[{"Statement": "UPDATE pqt SET v = 0 WHERE pk = 't2'"}],
                                ClientRequestToken="tok-1")
 
+    def test_failure_items_and_parameter_paging(self):
+        self.ddb.put_item(TableName="pqt", Item={"pk": S("f1"), "v": N(5)})
+        resp = self.assertClientError(
+            self.ddb.execute_transaction, "TransactionCanceledException", CANCELLED % "ConditionalCheckFailed",
+            TransactStatements=[{"Statement": "UPDATE pqt SET v = 6 WHERE pk = 'f1' AND v = 0",
+                                 "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}])
+        self.assertEqual(resp["CancellationReasons"][0]["Item"], {"pk": S("f1"), "v": N(5)})
+        r = self.ddb.batch_execute_statement(Statements=[
+            {"Statement": "DELETE FROM pqt WHERE pk = 'f1' AND v = 0",
+             "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}])["Responses"]
+        self.assertEqual(r[0]["Error"]["Code"], "ConditionalCheckFailed")
+        self.assertEqual(r[0]["Error"]["Item"], {"pk": S("f1"), "v": N(5)})
+        # A NextToken resumes the same statement with the same map parameter.
+        m = {"M": {"a": N(1), "b": N(2), "c": N(3)}}
+        first = self.run_st("SELECT * FROM pqr WHERE pk = 'c' AND m <> ?", [m], Limit=5)
+        nxt = self.run_st("SELECT * FROM pqr WHERE pk = 'c' AND m <> ?", [m], Limit=5,
+                          NextToken=first["NextToken"])
+        self.assertEqual(nxt["Items"][0]["sk"], N(5))
+        self.st_error("SELECT * FROM pqr WHERE pk = 'c' AND m <> ?", "ValidationException",
+                      "NextToken does not match request", params=[N(1)], NextToken=first["NextToken"])
+
     # ---- the AWS CLI ---------------------------------------------------------------
 
     def test_aws_cli(self):

@@ -12,7 +12,7 @@ constexpr int kGrpcAborted = 10, kGrpcInvalidArgument = 3, kGrpcNotFound = 5, kG
               kGrpcPermissionDenied = 7, kGrpcInternal = 13, kGrpcAlreadyExists = 6;
 
 // The three families of __type prefixes DynamoDB uses. Indexed by ErrorCode.
-const std::array<ErrorInfo, 32> kTable = {{
+const std::array<ErrorInfo, 33> kTable = {{
     {"com.amazon.coral.validate#ValidationException", "ValidationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#SerializationException", "SerializationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400,
@@ -65,6 +65,8 @@ const std::array<ErrorInfo, 32> kTable = {{
     {"com.amazonaws.dynamodb.v20120810#ContinuousBackupsUnavailableException", "ContinuousBackupsUnavailableException", 400, kGrpcFailedPrecondition},
     {"com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", "PointInTimeRecoveryUnavailableException", 400, kGrpcFailedPrecondition},
     {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", "InvalidRestoreTimeException", 400, kGrpcInvalidArgument},
+    {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", "DuplicateItemException", 400,
+     kGrpcAlreadyExists},
 }};
 
 }  // namespace

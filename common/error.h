@@ -48,6 +48,7 @@ enum class ErrorCode {
   kContinuousBackupsUnavailable,
   kPointInTimeRecoveryUnavailable,
   kInvalidRestoreTime,
+  kDuplicateItem,  // PartiQL INSERT of an existing key
 };
 
 struct ErrorInfo {

@@ -451,6 +451,7 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
       v1::ListBackupsResponse::descriptor()->FindFieldByName("backup_summaries"),
       v1::ListContributorInsightsResponse::descriptor()->FindFieldByName("contributor_insights_summaries"),
       v1::DescribeEndpointsResponse::descriptor()->FindFieldByName("endpoints"),
+      v1::ExecuteTransactionResponse::descriptor()->FindFieldByName("responses"),
   };
   return kFields.count(f) > 0;
 }

@@ -25,6 +25,8 @@
 
 namespace pogi::service {
 
+class PartiqlRunner;  // service/partiql/runner.h
+
 struct TableStats {
   std::string name;
   std::string status;
@@ -89,6 +91,9 @@ class Engine {
       const v1::DescribeContinuousBackupsRequest& req);
   Result<v1::RestoreTableToPointInTimeResponse> RestoreTableToPointInTime(
       const v1::RestoreTableToPointInTimeRequest& req);
+  Result<v1::ExecuteStatementResponse> ExecuteStatement(const v1::ExecuteStatementRequest& req);
+  Result<v1::BatchExecuteStatementResponse> BatchExecuteStatement(const v1::BatchExecuteStatementRequest& req);
+  Result<v1::ExecuteTransactionResponse> ExecuteTransaction(const v1::ExecuteTransactionRequest& req);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
@@ -114,6 +119,8 @@ class Engine {
   RequestObservers& request_observers() { return request_observers_; }
 
  private:
+  friend class PartiqlRunner;  // PartiQL reads run on storage_ directly
+
   Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock,
          int64_t item_collection_limit)
       : storage_(std::move(storage)),

@@ -73,6 +73,12 @@ const std::array kOperations = {
     POGI_OP(UpdateContinuousBackups),
     POGI_OP(DescribeContinuousBackups),
     POGI_OP(RestoreTableToPointInTime),
+    POGI_OP(CreateTable),    POGI_OP(DeleteTable),        POGI_OP(DescribeTable),
+    POGI_OP(GetItem),        POGI_OP(ListTables),         POGI_OP(PutItem),
+    POGI_OP(DeleteItem),     POGI_OP(UpdateItem),         POGI_OP(Query),
+    POGI_OP(Scan),           POGI_OP(UpdateTable),        POGI_OP(BatchGetItem),
+    POGI_OP(BatchWriteItem), POGI_OP(TransactWriteItems), POGI_OP(TransactGetItems),
+    POGI_OP(ExecuteStatement), POGI_OP(BatchExecuteStatement), POGI_OP(ExecuteTransaction),
 };
 
 }  // namespace

@@ -421,7 +421,7 @@ class TablesThroughTheCli(ServerTestCase):
 class UnimplementedOperations(ServerTestCase):
     """Operations pogi does not implement answer UnknownOperationException (400)."""
 
-    OPS = ["CreateBackup", "DescribeContributorInsights", "RestoreTableToPointInTime",
+    OPS = ["CreateGlobalTable", "DescribeKinesisStreamingDestination", "ExportTableToPointInTime",
            "DescribeImport"]
 
     def test_unknown_operation_for_unimplemented(self):
@@ -436,10 +436,10 @@ class UnimplementedOperations(ServerTestCase):
 
     def test_boto3_sees_unknown_operation(self):
         name = self.create_table()
-        self.assertClientError(self.ddb.create_backup, "UnknownOperationException",
-                               TableName=name, BackupName="backup-one")
-        self.assertClientError(self.ddb.describe_continuous_backups, "UnknownOperationException",
+        self.assertClientError(self.ddb.describe_kinesis_streaming_destination, "UnknownOperationException",
                                TableName=name)
+        self.assertClientError(self.ddb.describe_global_table, "UnknownOperationException",
+                               GlobalTableName=name)
         self.assertServing()
 
 

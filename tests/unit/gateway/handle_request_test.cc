@@ -97,7 +97,7 @@ TEST_F(HandleRequestTest, AmzJson11IsAccepted) {
 }
 
 TEST_F(HandleRequestTest, UnknownTargetIsUnknownOperation) {
-  for (const char* op : {"Nope", "CreateBackup", "listTables", ""}) {
+  for (const char* op : {"Nope", "CreateGlobalTable", "listTables", ""}) {
     ApiResponse r = Call(op, "{}");
     EXPECT_EQ(r.status, 400) << op;
     EXPECT_EQ(r.body, kUnknownOperation) << op;

@@ -262,6 +262,24 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     ld->set_index_arn(IndexArn(d.table_arn(), l.index_name()));
   }
   d.set_deletion_protection_enabled(req.deletion_protection_enabled());
+  // Accepted, stored and described; pogi throttles nothing.
+  if (req.has_on_demand_throughput()) *d.mutable_on_demand_throughput() = req.on_demand_throughput();
+  if (req.has_warm_throughput()) {
+    auto* w = d.mutable_warm_throughput();
+    w->set_read_units_per_second(req.warm_throughput().read_units_per_second());
+    w->set_write_units_per_second(req.warm_throughput().write_units_per_second());
+    w->set_status("ACTIVE");
+  }
+  for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {
+    const auto& g = req.global_secondary_indexes(i);
+    auto* gd = d.mutable_global_secondary_indexes(i);
+    if (g.has_on_demand_throughput()) *gd->mutable_on_demand_throughput() = g.on_demand_throughput();
+    if (g.has_warm_throughput()) {
+      gd->mutable_warm_throughput()->set_read_units_per_second(g.warm_throughput().read_units_per_second());
+      gd->mutable_warm_throughput()->set_write_units_per_second(g.warm_throughput().write_units_per_second());
+      gd->mutable_warm_throughput()->set_status("ACTIVE");
+    }
+  }
   return d;
 }
 

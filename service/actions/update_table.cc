@@ -80,7 +80,8 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
   bool changes_something = req.has_billing_mode() || req.has_provisioned_throughput() ||
                            req.global_secondary_index_updates_size() > 0 || req.has_stream_specification() ||
                            req.has_sse_specification() || req.has_deletion_protection_enabled() ||
-                           req.has_table_class() || req.has_on_demand_throughput();
+                           req.has_table_class() || req.has_on_demand_throughput() ||
+                           req.has_warm_throughput();
   if (!changes_something) {
     return Error::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
@@ -155,6 +156,14 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     if (req.has_stream_specification()) {
       POGI_RETURN_IF_ERROR(
           ApplyStreamSpecification(streams_, txn, table->id, req.stream_specification(), &d));
+    }
+    // Accepted, stored and described; pogi throttles nothing.
+    if (req.has_on_demand_throughput()) *d.mutable_on_demand_throughput() = req.on_demand_throughput();
+    if (req.has_warm_throughput()) {
+      auto* w = d.mutable_warm_throughput();
+      w->set_read_units_per_second(req.warm_throughput().read_units_per_second());
+      w->set_write_units_per_second(req.warm_throughput().write_units_per_second());
+      w->set_status("ACTIVE");
     }
 
     // New attribute definitions join the table's (for a new index's keys).

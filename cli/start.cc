@@ -12,9 +12,9 @@
 #include "cli/flags.h"
 #include "common/log.h"
 #include "gateway/http_server.h"
-#include "service/rpc/grpc_server.h"
 #include "service/engine.h"
 #include "service/request_log.h"
+#include "service/rpc/grpc_server.h"
 
 namespace pogi::cli {
 namespace {
@@ -38,7 +38,7 @@ int Start(const std::vector<std::string>& args) {
 
   Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
                "item-collection-limit", "access-key-id", "secret-access-key", "threads"},
-              {"in-memory", "fsync", "check-signatures", "log-requests"});
+              {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
@@ -95,7 +95,10 @@ int Start(const std::vector<std::string>& args) {
                                        flags.Get("secret-access-key").value_or("pogi")};
   }
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
-  auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials);
+  // --allow-unsigned lifts DynamoDB's Authorization presence check, for
+  // requests made by hand (curl).
+  auto http =
+      gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials, flags.Has("allow-unsigned"));
   if (!http.ok()) return Fail(http.error().message());
   gateway::HttpServer* http_server = http->get();
 

@@ -523,7 +523,9 @@ std::string ErrorToJson(const Error& error) {
   std::string out = "{\"__type\":";
   WriteString(error.info().type, &out);
   if (!error.message().empty()) {
-    out.append(",\"message\":");
+    // DynamoDB spells the key "Message" in its serialization errors and
+    // "message" everywhere else.
+    out.append(error.code() == ErrorCode::kSerialization ? ",\"Message\":" : ",\"message\":");
     WriteString(error.message(), &out);
   }
   if (const v1::ErrorDetail* d = error.detail()) {

@@ -89,7 +89,8 @@ class Wire(ServerTestCase):
     def test_wrong_json_type_for_limit(self):
         status, headers, data = self.server.raw({"Limit": "ten"}, target="ListTables")
         body = self.assertError(status, headers, data, 400, SERIALIZATION)
-        self.assertEqual(body["Message"], "STRING_VALUE cannot be converted to Long")
+        # Limit is an Integer in DynamoDB's model.
+        self.assertEqual(body["Message"], "STRING_VALUE cannot be converted to Integer")
 
     def test_top_level_not_an_object(self):
         status, headers, data = self.server.raw("[]", target="ListTables")

@@ -1,0 +1,68 @@
+"""Table-driven wire cases: every wire_cases/*.json file is a list of
+requests with DynamoDB's exact answer (HTTP status, __type, message), run in
+order against one pogi. A file may start with set-up requests.
+
+File shape:
+  {"setup": [{"op": "CreateTable", "request": {...}}, ...],
+   "cases": [{"name": "...", "op": "PutItem", "request": {...},
+              "status": 400, "type": "ValidationException", "message": "..."}, ...]}
+A case without "type" expects success; "response" then lists members the
+answer must have (compared exactly), "absent" members it must not have.
+Serialization errors carry their text under "Message", every other error
+under "message", as DynamoDB spells them.
+"""
+
+import glob
+import json
+import os
+import unittest
+
+from harness import ServerTestCase
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASE_FILES = sorted(glob.glob(os.path.join(HERE, "wire_cases", "*.json")))
+
+
+class WireCases(ServerTestCase):
+
+    def run_file(self, path):
+        with open(path) as f:
+            spec = json.load(f)
+        for step in spec.get("setup", []):
+            status, body = self.server.call(step["op"], step["request"])
+            self.assertEqual(status, 200, "set-up %s failed: %s" % (step["op"], body))
+        for case in spec["cases"]:
+            with self.subTest(case=case["name"]):
+                self.check(case)
+
+    def check(self, case):
+        status, body = self.server.call(case["op"], case["request"])
+        want_status = case.get("status", 400 if "type" in case else 200)
+        self.assertEqual(status, want_status, body)
+        if "type" not in case:
+            for key, value in case.get("response", {}).items():
+                self.assertEqual(body.get(key), value, body)
+            for key in case.get("absent", []):
+                self.assertNotIn(key, body)
+            return
+        self.assertEqual(body["__type"].split("#")[-1], case["type"], body)
+        key = "Message" if case["type"] == "SerializationException" else "message"
+        if "message" in case:
+            self.assertEqual(body.get(key), case["message"], body)
+        elif "message_prefix" in case:
+            self.assertTrue(body.get(key, "").startswith(case["message_prefix"]), body)
+
+
+def _make_test(path):
+    def test(self):
+        self.run_file(path)
+    return test
+
+
+for _path in CASE_FILES:
+    _name = "test_" + os.path.splitext(os.path.basename(_path))[0]
+    setattr(WireCases, _name, _make_test(_path))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -7,7 +7,9 @@ File shape:
    "cases": [{"name": "...", "op": "PutItem", "request": {...},
               "status": 400, "type": "ValidationException", "message": "..."}, ...]}
 A case without "type" expects success; "response" then lists members the
-answer must have (compared exactly), "absent" members it must not have.
+answer must have (compared exactly; dotted names reach inside), "absent"
+members it must not have. {"$repeat": [text, n]} anywhere in a request
+stands for text repeated n times (large requests without large files).
 Serialization errors carry their text under "Message", every other error
 under "message", as DynamoDB spells them.
 """
@@ -29,21 +31,21 @@ class WireCases(ServerTestCase):
         with open(path) as f:
             spec = json.load(f)
         for step in spec.get("setup", []):
-            status, body = self.server.call(step["op"], step["request"])
+            status, body = self.server.call(step["op"], expand(step["request"]))
             self.assertEqual(status, 200, "set-up %s failed: %s" % (step["op"], body))
         for case in spec["cases"]:
             with self.subTest(case=case["name"]):
                 self.check(case)
 
     def check(self, case):
-        status, body = self.server.call(case["op"], case["request"])
+        status, body = self.server.call(case["op"], expand(case["request"]))
         want_status = case.get("status", 400 if "type" in case else 200)
         self.assertEqual(status, want_status, body)
         if "type" not in case:
             for key, value in case.get("response", {}).items():
-                self.assertEqual(body.get(key), value, body)
+                self.assertEqual(member(body, key), value, body)
             for key in case.get("absent", []):
-                self.assertNotIn(key, body)
+                self.assertIs(member(body, key), None, body)
             return
         self.assertEqual(body["__type"].split("#")[-1], case["type"], body)
         key = "Message" if case["type"] == "SerializationException" else "message"
@@ -51,6 +53,26 @@ class WireCases(ServerTestCase):
             self.assertEqual(body.get(key), case["message"], body)
         elif "message_prefix" in case:
             self.assertTrue(body.get(key, "").startswith(case["message_prefix"]), body)
+
+
+def expand(value):
+    if isinstance(value, dict):
+        if list(value) == ["$repeat"]:
+            text, n = value["$repeat"]
+            return text * n
+        return {k: expand(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [expand(v) for v in value]
+    return value
+
+
+def member(body, dotted):
+    """body's member at a dotted name, None when absent."""
+    for part in dotted.split("."):
+        if not isinstance(body, dict) or part not in body:
+            return None
+        body = body[part]
+    return body
 
 
 def _make_test(path):

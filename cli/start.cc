@@ -40,7 +40,7 @@ int Start(const std::vector<std::string>& args) {
   Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
                "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock", "ttl-interval",
                "stream-shard-hours"},
-              {"in-memory", "fsync", "check-signatures", "log-requests", "clock-frozen"});
+              {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
@@ -120,7 +120,10 @@ int Start(const std::vector<std::string>& args) {
                                        flags.Get("secret-access-key").value_or("pogi")};
   }
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
-  auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials);
+  // --allow-unsigned lifts DynamoDB's Authorization presence check, for
+  // requests made by hand (curl).
+  auto http =
+      gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials, flags.Has("allow-unsigned"));
   if (!http.ok()) return Fail(http.error().message());
   gateway::HttpServer* http_server = http->get();
 

@@ -1,10 +1,14 @@
-// HandleRequest: X-Amz-Target dispatch through the operation table.
+// HandleRequest: DynamoDB's edge checks in DynamoDB's order (not an API call,
+// JSON syntax, target, Authorization form), then X-Amz-Target dispatch
+// through the operation table.
 #include "gateway/handle_request.h"
 
 #include <memory>
 
+#include "gateway/edge.h"
 #include "gateway/json_codec.h"
 #include "pogi/v1/dynamodb.pb.h"
+#include "gateway/json_doc.h"
 #include "service/operations.h"
 
 namespace pogi::gateway {
@@ -13,9 +17,8 @@ namespace {
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 
-bool IsAmzJson(std::string_view ct) {
-  return ct.starts_with("application/x-amz-json-1.0") || ct.starts_with("application/x-amz-json-1.1");
-}
+constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
+constexpr std::string_view kJson = "application/json";
 
 ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo* info);
 
@@ -26,6 +29,15 @@ ApiResponse ErrorResponse(const Error& error) {
   r.status = error.info().http_status;
   r.body = ErrorToJson(error);
   r.error_type = error.info().short_name;
+  return r;
+}
+
+ApiResponse NotAnApiCall() {
+  ApiResponse r;
+  r.status = 404;
+  r.body = "<UnknownOperationException/>\n";
+  r.content_type = "application/xml";
+  r.error_type = "UnknownOperationException";
   return r;
 }
 
@@ -40,25 +52,65 @@ ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& req, Reques
 
 namespace {
 
+// DynamoDB judges a body's JSON syntax before its target and signature: a
+// request refused for either with a body that is not JSON is a
+// SerializationException. Only refused requests pay for this parse.
+ApiResponse RefusedBefore(const Error& error, const ApiRequest& req, std::string_view content_type) {
+  if (!req.body.empty()) {
+    JsonDoc doc;
+    if (!doc.Parse(req.body)) {
+      ApiResponse r = ErrorResponse(Error(ErrorCode::kSerialization, ""));
+      r.content_type = content_type;
+      return r;
+    }
+  }
+  ApiResponse r = ErrorResponse(error);
+  r.content_type = content_type;
+  return r;
+}
+
 ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo* info) {
-  // DynamoDB answers a plain GET of its endpoint with a health line.
   if (req.method == "GET") {
+    // DynamoDB answers a GET of its endpoint with a health line naming the
+    // host the client used; no other path is served.
+    std::string_view path = req.target.substr(0, req.target.find('?'));
+    if (path != "/") return NotAnApiCall();
     ApiResponse r;
-    r.body = "healthy: dynamodb.us-east-1.amazonaws.com ";
+    r.body = "healthy: ";
+    r.body.append(req.host.empty() ? std::string_view("localhost") : req.host).append(" ");
     r.content_type = "text/plain";
     return r;
   }
+  std::string_view media = MediaType(req.content_type);
+  if (req.method != "POST" || (!req.body.empty() && media != kJson && media != kAmzJson)) {
+    return NotAnApiCall();
+  }
+  // The answer carries the content type the client sent.
+  std::string_view content_type = media == kAmzJson ? kAmzJson : kJson;
   const service::Operation* op = nullptr;
-  if (req.amz_target.starts_with(kTargetPrefix) && IsAmzJson(req.content_type)) {
+  if (req.amz_target.starts_with(kTargetPrefix)) {
     op = service::FindOperation(req.amz_target.substr(kTargetPrefix.size()));
-  } else if (req.amz_target.starts_with(kStreamsTargetPrefix) && IsAmzJson(req.content_type)) {
+  } else if (req.amz_target.starts_with(kStreamsTargetPrefix)) {
     op = service::FindOperation(service::Api::kStreams, req.amz_target.substr(kStreamsTargetPrefix.size()));
   }
-  if (!op) return ErrorResponse(Error(ErrorCode::kUnknownOperation, ""));
+  if (!op) return RefusedBefore(Error(ErrorCode::kUnknownOperation, ""), req, content_type);
   if (info) info->operation = op->name;
+  // --allow-unsigned lifts only the presence check: a header that is sent
+  // must still have DynamoDB's form.
+  if (req.require_authorization || req.signature || req.has_authorization) {
+    AuthView auth{req.has_authorization, req.authorization, req.has_date, req.target};
+    if (std::optional<Error> e = AuthorizationFormError(auth)) return RefusedBefore(*e, req, content_type);
+  }
+  if (req.signature) {
+    if (Status s = req.signature->Verify(); !s.ok()) return RefusedBefore(s.error(), req, content_type);
+  }
 
   std::unique_ptr<google::protobuf::Message> request(op->request_prototype->New());
-  if (Status s = JsonToMessage(req.body, request.get()); !s.ok()) return ErrorResponse(s.error());
+  if (Status s = JsonToMessage(req.body, request.get()); !s.ok()) {
+    ApiResponse r = ErrorResponse(s.error());
+    r.content_type = content_type;
+    return r;
+  }
   if (info) info->table = service::TableNameOf(*request);
   // The engine knows no HTTP: DescribeEndpoints answers the address the
   // client used, which only this door sees.
@@ -71,8 +123,13 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo
     }
   }
   auto result = op->invoke(engine, *request);
-  if (!result.ok()) return ErrorResponse(result.error());
+  if (!result.ok()) {
+    ApiResponse r = ErrorResponse(result.error());
+    r.content_type = content_type;
+    return r;
+  }
   ApiResponse r;
+  r.content_type = content_type;
   // JSON is about as long as the proto encoding; reserving avoids regrowth
   // for large pages.
   r.body.reserve((*result)->ByteSizeLong() * 5 / 4 + 64);

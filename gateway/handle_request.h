@@ -1,29 +1,47 @@
 // The gateway's pure core: one DynamoDB HTTP request in, one response out,
-// no sockets. Looks up the operation from X-Amz-Target, decodes the JSON into
-// the engine's proto request, calls the engine in process, and encodes the
-// response or DynamoDB's error.
+// no sockets. Refuses what is not an API call as DynamoDB does (404), looks up
+// the operation from X-Amz-Target, checks the Authorization header's form,
+// decodes the JSON into the engine's proto request, calls the engine in
+// process, and encodes the response or DynamoDB's error.
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "common/result.h"
 #include "service/engine.h"
 
 namespace pogi::gateway {
 
+// Verifies a request's signature (--check-signatures); the HTTP server
+// implements it over the headers it kept.
+class SignatureCheck {
+ public:
+  virtual ~SignatureCheck() = default;
+  virtual Status Verify() const = 0;
+};
+
 struct ApiRequest {
   std::string_view method;      // "POST"
-  std::string_view target;      // request target, "/"
+  std::string_view target;      // request target, "/" (with its query string)
   std::string_view amz_target;  // X-Amz-Target header
   std::string_view content_type;
-  std::string_view body;
-  std::string_view host;  // Host header (DescribeEndpoints answers it)
+  std::string_view body;  // inflated already when it came compressed
+  std::string_view host{};  // Host header, for the health answer and DescribeEndpoints
+  bool has_authorization = false;
+  std::string_view authorization{};  // Authorization header
+  bool has_date = false;           // X-Amz-Date or Date header present
+  // Whether the Authorization header must be present (everything but
+  // `pogi start --allow-unsigned`); its form is checked whenever it is sent.
+  bool require_authorization = false;
+  // Set with --check-signatures: run after the form check.
+  const SignatureCheck* signature = nullptr;
 };
 
 struct ApiResponse {
   int status = 200;
   std::string body;
-  std::string content_type = "application/x-amz-json-1.0";
+  std::string_view content_type = "application/x-amz-json-1.0";  // a literal
   std::string_view error_type;  // DynamoDB's short __type when the answer is an error
 };
 
@@ -39,5 +57,9 @@ ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& request, Re
 
 // The response for an error, in DynamoDB's JSON.
 ApiResponse ErrorResponse(const Error& error);
+
+// DynamoDB's answer to an HTTP request that is not an API call: 404 with an
+// <UnknownOperationException/> body.
+ApiResponse NotAnApiCall();
 
 }  // namespace pogi::gateway

@@ -1,6 +1,7 @@
 // The Beast HTTP server: a listener accepts, each session reads a request,
 // answers it through HandleRequest, and keeps the connection or closes it as
-// the HTTP version and Connection header ask.
+// the HTTP version and Connection header ask. The edge around the API lives
+// here: CORS, request inflation, response compression, the Date header.
 #include "gateway/http_server.h"
 
 #include <zlib.h>
@@ -20,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "gateway/edge.h"
 #include "gateway/handle_request.h"
 
 namespace pogi::gateway {
@@ -60,6 +62,7 @@ std::string RequestId() {
 struct Shared {
   service::Engine& engine;
   std::optional<Credentials> credentials;  // set: signatures are checked
+  bool allow_unsigned = false;             // no Authorization presence check
   std::atomic<int> in_flight{0};
   std::atomic<bool> stopping{false};
 };
@@ -68,7 +71,10 @@ struct Shared {
 // keeps their capacity): no allocation per header or per request once a
 // connection is warm.
 struct Request {
-  std::string method, target, amz_target, content_type, body, host;
+  std::string method, target, amz_target, content_type, body;
+  std::string host, authorization, content_encoding, accept_encoding;
+  std::string cors_headers, cors_method;  // Access-Control-Request-*
+  bool has_authorization = false, has_date = false, has_origin = false;
   // Every header as (name, value), kept only when signatures are checked.
   std::vector<std::pair<std::string, std::string>> headers;
   size_t header_count = 0;  // headers[0, header_count) belong to this request
@@ -81,6 +87,12 @@ struct Request {
     content_type.clear();
     body.clear();
     host.clear();
+    authorization.clear();
+    content_encoding.clear();
+    accept_encoding.clear();
+    cors_headers.clear();
+    cors_method.clear();
+    has_authorization = has_date = has_origin = false;
     header_count = 0;
   }
 };
@@ -105,12 +117,44 @@ class RequestParser final : public http::basic_parser<true> {
   void on_response_impl(int, beast::string_view, int, beast::error_code&) override {}
   void on_field_impl(http::field name, beast::string_view name_string, beast::string_view value,
                      beast::error_code&) override {
-    if (name == http::field::content_type) {
-      out_.content_type.assign(value.data(), value.size());
-    } else if (beast::iequals(name_string, "X-Amz-Target")) {
-      out_.amz_target.assign(value.data(), value.size());
-    } else if (name == http::field::host) {
-      out_.host.assign(value.data(), value.size());
+    switch (name) {
+      case http::field::content_type:
+        out_.content_type.assign(value.data(), value.size());
+        break;
+      case http::field::host:
+        out_.host.assign(value.data(), value.size());
+        break;
+      case http::field::authorization:
+        out_.has_authorization = true;
+        out_.authorization.assign(value.data(), value.size());
+        break;
+      case http::field::date:
+        out_.has_date = true;
+        break;
+      case http::field::origin:
+        out_.has_origin = true;
+        break;
+      case http::field::content_encoding:
+        out_.content_encoding.assign(value.data(), value.size());
+        break;
+      case http::field::accept_encoding:
+        out_.accept_encoding.assign(value.data(), value.size());
+        break;
+      case http::field::access_control_request_headers:
+        out_.cors_headers.assign(value.data(), value.size());
+        break;
+      case http::field::access_control_request_method:
+        out_.cors_method.assign(value.data(), value.size());
+        break;
+      case http::field::unknown:
+        if (beast::iequals(name_string, "X-Amz-Target")) {
+          out_.amz_target.assign(value.data(), value.size());
+        } else if (beast::iequals(name_string, "X-Amz-Date")) {
+          out_.has_date = true;
+        }
+        break;
+      default:
+        break;
     }
     if (!keep_headers_) return;
     if (out_.header_count == out_.headers.size()) out_.headers.emplace_back();
@@ -135,6 +179,25 @@ class RequestParser final : public http::basic_parser<true> {
 
   Request& out_;
   bool keep_headers_;
+};
+
+// --check-signatures over the headers a session kept.
+class HeaderSignatureCheck final : public SignatureCheck {
+ public:
+  HeaderSignatureCheck(const Request& request, const Credentials& credentials)
+      : request_(request), credentials_(credentials) {}
+  Status Verify() const override {
+    SignedRequest signed_req{request_.method, request_.target, {}, request_.body};
+    for (size_t i = 0; i < request_.header_count; ++i) {
+      signed_req.headers.emplace_back(request_.headers[i].first, request_.headers[i].second);
+    }
+    auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    return VerifySignature(signed_req, credentials_, static_cast<int64_t>(now));
+  }
+
+ private:
+  const Request& request_;
+  const Credentials& credentials_;
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -191,18 +254,31 @@ class Session : public std::enable_shared_from_this<Session> {
           11);
     }
     keep_alive_ = parser_->keep_alive() && !shared_.stopping;
-    ApiRequest api{request_.method, request_.target, request_.amz_target, request_.content_type,
-                   request_.body, request_.host};
-    // A GET of the endpoint is DynamoDB's unauthenticated health check.
-    if (shared_.credentials && request_.method != "GET") {
-      SignedRequest signed_req{api.method, api.target, {}, api.body};
-      for (size_t i = 0; i < request_.header_count; ++i) {
-        signed_req.headers.emplace_back(request_.headers[i].first, request_.headers[i].second);
-      }
-      if (Status s = VerifySignature(signed_req, *shared_.credentials); !s.ok()) {
+    // A CORS preflight: 200 allowing what it asks for (as DynamoDB local
+    // tooling expects); an OPTIONS without Origin is no API call.
+    if (request_.has_origin && request_.method == "OPTIONS") {
+      preflight_ = true;
+      ApiResponse ok;
+      ok.content_type = "";
+      return Reply(std::move(ok), request_.version);
+    }
+    std::string_view body = request_.body;
+    // The SDKs' request compression; the signature covers the bytes sent.
+    if (!request_.content_encoding.empty() && !beast::iequals(request_.content_encoding, "identity")) {
+      if (Status s = InflateBody(request_.content_encoding, request_.body, kMaxBodyBytes, &inflated_);
+          !s.ok()) {
         return Reply(ErrorResponse(s.error()), request_.version);
       }
+      body = inflated_;
     }
+    ApiRequest api{request_.method, request_.target, request_.amz_target, request_.content_type, body};
+    api.host = request_.host;
+    api.has_authorization = request_.has_authorization;
+    api.authorization = request_.authorization;
+    api.has_date = request_.has_date;
+    api.require_authorization = !shared_.allow_unsigned;
+    std::optional<HeaderSignatureCheck> check;
+    if (shared_.credentials) api.signature = &check.emplace(request_, *shared_.credentials);
     Reply(HandleRequest(shared_.engine, api, observing_ ? &info_ : nullptr), request_.version);
   }
 
@@ -214,13 +290,13 @@ class Session : public std::enable_shared_from_this<Session> {
     record.table = info_.table;
     record.status = api.status;
     record.error_type = api.error_type;
-    record.latency_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - started_)
-                            .count();
+    record.latency_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started_)
+            .count();
     record.request_id = request_id;
     record.bytes_in = request_.body.size();
     record.bytes_out = body_.size();
-    record.request_body = request_.body;
+    record.request_body = request_.content_encoding.empty() ? std::string_view(request_.body) : inflated_;
     shared_.engine.request_observers().Publish(record);
   }
 
@@ -228,13 +304,36 @@ class Session : public std::enable_shared_from_this<Session> {
   // in one gather write.
   void Reply(ApiResponse api, unsigned version) {
     body_ = std::move(api.body);
+    // DynamoDB compresses answers over 4 KB when asked; x-amz-crc32 covers
+    // the bytes sent.
+    std::string_view encoding;
+    if (body_.size() > 4096 && !request_.accept_encoding.empty()) {
+      Compression how = ChosenCompression(request_.accept_encoding);
+      if (how != Compression::kNone && Compress(how, body_, &compressed_)) {
+        body_.swap(compressed_);
+        encoding = how == Compression::kGzip ? "gzip" : "deflate";
+      }
+    }
     uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body_.data()), static_cast<uInt>(body_.size()));
     auto status = static_cast<http::status>(api.status);
     beast::string_view reason = http::obsolete_reason(status);
     head_.clear();
     head_.append(version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ").append(std::to_string(api.status)).append(" ");
     head_.append(reason.data(), reason.size());
-    head_.append("\r\nServer: pogi\r\nContent-Type: ").append(api.content_type);
+    head_.append("\r\nServer: pogi\r\nDate: ").append(HttpDateNow());
+    if (!api.content_type.empty()) head_.append("\r\nContent-Type: ").append(api.content_type);
+    if (!encoding.empty()) head_.append("\r\nContent-Encoding: ").append(encoding);
+    if (request_.has_origin) head_.append("\r\nAccess-Control-Allow-Origin: *");
+    if (preflight_) {
+      preflight_ = false;
+      if (!request_.cors_headers.empty()) {
+        head_.append("\r\nAccess-Control-Allow-Headers: ").append(request_.cors_headers);
+      }
+      if (!request_.cors_method.empty()) {
+        head_.append("\r\nAccess-Control-Allow-Methods: ").append(request_.cors_method);
+      }
+      head_.append("\r\nAccess-Control-Max-Age: 172800");
+    }
     std::string request_id = RequestId();
     head_.append("\r\nx-amzn-RequestId: ").append(request_id);
     head_.append("\r\nx-amz-crc32: ").append(std::to_string(crc));
@@ -268,7 +367,9 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::flat_buffer buffer_;
   Request request_;
   std::optional<RequestParser> parser_;
-  std::string head_, body_;  // the response being written
+  std::string head_, body_;            // the response being written
+  std::string inflated_, compressed_;  // buffers for compressed bodies, reused
+  bool preflight_ = false;             // the response answers a CORS preflight
   bool keep_alive_ = false;
   // Set per request when someone observes requests.
   bool observing_ = false;
@@ -283,8 +384,9 @@ class Session : public std::enable_shared_from_this<Session> {
 // the first context and deals connections out in turn.
 class BeastServer final : public HttpServer {
  public:
-  BeastServer(service::Engine& engine, int threads, std::optional<Credentials> credentials)
-      : shared_{engine, std::move(credentials)} {
+  BeastServer(service::Engine& engine, int threads, std::optional<Credentials> credentials,
+              bool allow_unsigned)
+      : shared_{engine, std::move(credentials), allow_unsigned} {
     for (int i = 0; i < threads; ++i) contexts_.push_back(std::make_unique<asio::io_context>(1));
     acceptor_.emplace(*contexts_[0]);
   }
@@ -365,8 +467,10 @@ class BeastServer final : public HttpServer {
 
 Result<std::unique_ptr<HttpServer>> HttpServer::Bind(service::Engine& engine, const std::string& host,
                                                      uint16_t port, int threads,
-                                                     std::optional<Credentials> credentials) {
-  auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads, std::move(credentials));
+                                                     std::optional<Credentials> credentials,
+                                                     bool allow_unsigned) {
+  auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads, std::move(credentials),
+                                              allow_unsigned);
   POGI_RETURN_IF_ERROR(server->Listen(host, port));
   return std::unique_ptr<HttpServer>(std::move(server));
 }

@@ -1,6 +1,7 @@
 // HttpServer: the Boost.Beast listener and sessions in front of
 // HandleRequest. HTTP/1.1 keep-alive, HTTP/1.0 close-after-response,
-// DynamoDB's 16 MB request limit, x-amzn-RequestId and x-amz-crc32 headers.
+// DynamoDB's 16 MB request limit, x-amzn-RequestId, x-amz-crc32 and Date
+// headers, CORS, compressed requests and answers.
 // Beast stays out of this header so that few files pay for its compile time.
 #pragma once
 
@@ -19,9 +20,12 @@ class HttpServer {
  public:
   // Binds host:port (port 0 picks a free one). Does not serve until Run().
   // With `credentials`, every request must be SigV4-signed with them.
+  // Otherwise the Authorization header's presence and form are still checked
+  // as DynamoDB does, unless `allow_unsigned`.
   static Result<std::unique_ptr<HttpServer>> Bind(service::Engine& engine, const std::string& host,
                                                   uint16_t port, int threads,
-                                                  std::optional<Credentials> credentials = std::nullopt);
+                                                  std::optional<Credentials> credentials = std::nullopt,
+                                                  bool allow_unsigned = false);
   virtual ~HttpServer() = default;
 
   virtual uint16_t port() const = 0;

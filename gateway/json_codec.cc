@@ -3,7 +3,10 @@
 
 #include <google/protobuf/unknown_field_set.h>
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -60,59 +63,163 @@ const FieldDescriptor* FindMember(const Descriptor* d, std::string_view name) {
   return f == it->second.end() ? nullptr : f->second;
 }
 
-// DynamoDB's wording for a JSON token of the wrong kind.
-std::string_view TokenName(JsonRef j) {
-  switch (j.type()) {
-    case JsonType::kString:
-      return "STRING_VALUE";
-    case JsonType::kTrue:
-      return "TRUE_VALUE";
-    case JsonType::kFalse:
-      return "FALSE_VALUE";
-    case JsonType::kNumber:
-      return "NUMBER_VALUE";
-    case JsonType::kObject:
-      return "START_OBJECT";
-    case JsonType::kArray:
-      return "START_ARRAY";
-    default:
-      return "VALUE_NULL";
+// Where a value sits decides DynamoDB's wording for a wrong type: a
+// structure's member, or an element of a list or value of a map.
+enum class Slot { kField, kElement };
+
+constexpr std::string_view kPackage = "com.amazonaws.dynamodb.v20120810.";
+constexpr std::string_view kStructureHere = "Start of structure or map found where not expected";
+// What DynamoDB's (Java) deserializer says of a scalar where a list is a map
+// value or a map is a list element, as recorded against DynamoDB.
+constexpr std::string_view kParameterizedCast =
+    "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to class "
+    "java.lang.Class (sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and java.lang.Class are "
+    "in "
+    "module java.base of loader 'bootstrap')";
+
+Error TypeError(std::string_view message) { return Error::Serialization(std::string(message)); }
+
+std::string_view ScalarToken(JsonRef j) {
+  if (j.is_boolean()) return j.boolean() ? "TRUE_VALUE" : "FALSE_VALUE";
+  if (j.is_number()) return j.is_integer() ? "NUMBER_VALUE" : "DECIMAL_VALUE";
+  return "STRING_VALUE";
+}
+
+// A wrong token where a scalar of Java type `java` ("String", "Long", ...)
+// belongs.
+Error ScalarMismatch(JsonRef j, std::string_view java) {
+  if (j.is_object()) return TypeError(kStructureHere);
+  if (j.is_array()) return TypeError("Unrecognized collection type class java.lang." + std::string(java));
+  return TypeError(std::string(ScalarToken(j)) + " cannot be converted to " + std::string(java));
+}
+
+Error BlobMismatch(JsonRef j) {
+  if (j.is_object()) return TypeError(kStructureHere);
+  if (j.is_array()) return TypeError("Unrecognized collection type class java.nio.ByteBuffer");
+  return TypeError("only base-64-encoded strings are convertible to bytes");
+}
+
+Error ListMismatch(JsonRef j, Slot slot) {
+  if (j.is_object()) return TypeError(kStructureHere);
+  return TypeError(slot == Slot::kElement ? kParameterizedCast : "Unexpected field type");
+}
+
+// `value_java`: the Java type of the map's values.
+Error MapMismatch(JsonRef j, Slot slot, std::string_view value_java) {
+  if (j.is_array()) {
+    return TypeError("Unrecognized collection type java.util.Map<java.lang.String, " +
+                     std::string(value_java) + ">");
   }
+  return TypeError(slot == Slot::kElement ? kParameterizedCast : "Unexpected field type");
 }
 
-Error Mismatch(JsonRef j, std::string_view expected) {
-  if (j.is_object()) return Error::Serialization("Start of structure or map found where not expected.");
-  if (j.is_array()) return Error::Serialization("Start of list found where not expected");
-  return Error::Serialization(std::string(TokenName(j)) + " cannot be converted to " + std::string(expected));
+Error StructureMismatch(JsonRef j, Slot slot, std::string_view shape) {
+  if (j.is_array())
+    return TypeError("Unrecognized collection type class " + std::string(kPackage) + std::string(shape));
+  return TypeError(slot == Slot::kElement ? "Unexpected value type in payload" : "Unexpected field type");
 }
 
-Error Base64Error(std::string_view text) {
-  return Error::Serialization("Base64 encoded length is expected a multiple of 4 bytes but found: " +
-                              std::to_string(text.size()));
+const std::string& AttributeValueJava() {
+  static const std::string kName = std::string(kPackage) + "AttributeValue";
+  return kName;
 }
 
-Status ReadMessage(JsonRef j, Message* m, int depth);
-Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth);
+// One-field wrappers that DynamoDB JSON writes as a bare array (a map value
+// cannot be a repeated field in proto).
+bool IsListWrapper(const Descriptor* d) {
+  return d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor() ||
+         d == v1::ItemCollectionMetricsList::descriptor();
+}
+
+// The Java type DynamoDB names for values of field `f` (a map's value field).
+std::string JavaType(const FieldDescriptor* f) {
+  if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) return "java.lang.String";
+  const Descriptor* d = f->message_type();
+  if (d == v1::Item::descriptor()) return "java.util.Map<java.lang.String, " + AttributeValueJava() + ">";
+  if (IsListWrapper(d)) return "java.util.List<" + JavaType(d->field(0)) + ">";
+  return std::string(kPackage) + d->name();
+}
+
+// Booleans also come as strings: DynamoDB converts "true"/"1"/"yes" and
+// "false"/"0"/"no" (any case).
+Status ReadBoolean(JsonRef j, bool* out) {
+  if (j.is_boolean()) {
+    *out = j.boolean();
+    return Status::Ok();
+  }
+  if (!j.is_string()) return ScalarMismatch(j, "Boolean");
+  std::string upper(j.string());
+  for (char& c : upper) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
+  if (upper == "TRUE" || upper == "1" || upper == "YES") {
+    *out = true;
+  } else if (upper == "FALSE" || upper == "0" || upper == "NO") {
+    *out = false;
+  } else {
+    return TypeError("Unexpected token received from parser");
+  }
+  return Status::Ok();
+}
+
+// Integers: a number with a fraction is cut down to an integer, as DynamoDB
+// does; out of range is clamped (the validator then reports the range).
+Status ReadInteger(JsonRef j, std::string_view java, int64_t min, int64_t max, int64_t* out) {
+  if (!j.is_number()) return ScalarMismatch(j, java);
+  if (j.is_integer()) {
+    *out = std::clamp<int64_t>(j.integer(), min, max);
+  } else {
+    double v = std::floor(j.number());
+    *out = v <= static_cast<double>(min)   ? min
+           : v >= static_cast<double>(max) ? max
+                                           : static_cast<int64_t>(v);
+  }
+  return Status::Ok();
+}
+
+// The members DynamoDB's model types as 32-bit integers (every other
+// integer member is a long); the proto holds all of them as int64.
+bool IsJavaInteger(const FieldDescriptor* f) {
+  static constexpr std::string_view kIntegers[] = {"count",
+                                                   "limit",
+                                                   "max_results",
+                                                   "page_size",
+                                                   "recovery_period_in_days",
+                                                   "scale_in_cooldown",
+                                                   "scale_out_cooldown",
+                                                   "scanned_count",
+                                                   "segment",
+                                                   "total_segments"};
+  return std::find(std::begin(kIntegers), std::end(kIntegers), f->name()) != std::end(kIntegers);
+}
+
+Status ReadBlob(JsonRef j, std::string* out) {
+  if (!j.is_string()) return BlobMismatch(j);
+  std::string_view text = j.string();
+  if (text.size() % 4 != 0) {
+    return TypeError("Base64 encoded length is expected a multiple of 4 bytes but found: " +
+                     std::to_string(text.size()));
+  }
+  auto bytes = Base64Decode(text);
+  // DynamoDB's text, its spelling included.
+  if (!bytes) return TypeError("Invalid last non-pad Base64 character dectected");
+  *out = std::move(*bytes);
+  return Status::Ok();
+}
+
+Status ReadMessage(JsonRef j, Message* m, int depth, Slot slot);
+Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth,
+                        Slot slot);
 
 Status ReadString(JsonRef j, std::string* out) {
-  if (!j.is_string()) return Mismatch(j, "String");
+  if (!j.is_string()) return ScalarMismatch(j, "String");
   out->assign(j.string());
   return Status::Ok();
 }
 
 Status ReadStringList(JsonRef j, google::protobuf::RepeatedPtrField<std::string>* out, bool binary) {
-  if (!j.is_array()) return Mismatch(j, "List");
+  if (!j.is_array()) return ListMismatch(j, Slot::kField);
   Status st;
   j.ForEachElement([&](JsonRef e) {
-    if (!e.is_string()) {
-      st = Mismatch(e, "String");
-    } else if (!binary) {
-      out->Add(std::string(e.string()));
-    } else if (auto b = Base64Decode(e.string())) {
-      out->Add(std::move(*b));
-    } else {
-      st = Base64Error(e.string());
-    }
+    st = binary ? ReadBlob(e, out->Add()) : ReadString(e, out->Add());
     return st.ok();
   });
   return st;
@@ -120,8 +227,8 @@ Status ReadStringList(JsonRef j, google::protobuf::RepeatedPtrField<std::string>
 
 // {"S": "x"}, {"N": "1"}, {"M": {...}}, ... An object with no known member
 // stays empty for the engine to report; two members are DynamoDB's error.
-Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth) {
-  if (!j.is_object()) return Mismatch(j, "AttributeValue");
+Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot) {
+  if (!j.is_object()) return StructureMismatch(j, slot, "AttributeValue");
   if (depth > kMaxValueDepth) return Error::Validation(service::kNestingError);
   int set = 0;
   Status st;
@@ -133,13 +240,7 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth) {
     } else if (key == "N") {
       st = ReadString(member, v->mutable_n());
     } else if (key == "B") {
-      if (!member.is_string()) {
-        st = Mismatch(member, "String");
-      } else if (auto b = Base64Decode(member.string())) {
-        v->set_b(std::move(*b));
-      } else {
-        st = Base64Error(member.string());
-      }
+      st = ReadBlob(member, v->mutable_b());
     } else if (key == "SS") {
       st = ReadStringList(member, v->mutable_ss()->mutable_values(), false);
     } else if (key == "NS") {
@@ -147,23 +248,21 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth) {
     } else if (key == "BS") {
       st = ReadStringList(member, v->mutable_bs()->mutable_values(), true);
     } else if (key == "M") {
-      st = ReadAttributeMap(member, v->mutable_m()->mutable_fields(), depth + 1);
+      st = ReadAttributeMap(member, v->mutable_m()->mutable_fields(), depth + 1, Slot::kField);
     } else if (key == "L") {
       if (!member.is_array()) {
-        st = Mismatch(member, "List");
+        st = ListMismatch(member, Slot::kField);
       } else {
         auto* list = v->mutable_l();
         member.ForEachElement([&](JsonRef e) {
-          st = ReadAttributeValue(e, list->add_values(), depth + 1);
+          st = ReadAttributeValue(e, list->add_values(), depth + 1, Slot::kElement);
           return st.ok();
         });
       }
     } else if (key == "NULL" || key == "BOOL") {
-      if (!member.is_boolean()) {
-        st = Mismatch(member, "Boolean");
-      } else {
-        key == "NULL" ? v->set_null_value(member.boolean()) : v->set_bool_value(member.boolean());
-      }
+      bool b = false;
+      st = ReadBoolean(member, &b);
+      if (st.ok()) key == "NULL" ? v->set_null_value(b) : v->set_bool_value(b);
     } else {
       --set;  // unknown members are ignored, as DynamoDB does
     }
@@ -178,11 +277,12 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth) {
   return Status::Ok();
 }
 
-Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth) {
-  if (!j.is_object()) return Mismatch(j, "Map");
+Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth,
+                        Slot slot) {
+  if (!j.is_object()) return MapMismatch(j, slot, AttributeValueJava());
   Status st;
   j.ForEachMember([&](std::string_view key, JsonRef member) {
-    if (!member.is_null()) st = ReadAttributeValue(member, &(*out)[std::string(key)], depth);
+    if (!member.is_null()) st = ReadAttributeValue(member, &(*out)[std::string(key)], depth, Slot::kElement);
     return st.ok();
   });
   return st;
@@ -190,96 +290,95 @@ Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::Attrib
 
 // One scalar or message value of field `f` into `m` (for repeated fields,
 // appended).
-Status ReadSingle(JsonRef j, Message* m, const FieldDescriptor* f, int depth) {
+Status ReadSingle(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slot slot) {
   const Reflection* r = m->GetReflection();
   bool rep = f->is_repeated();
   switch (f->cpp_type()) {
     case FieldDescriptor::CPPTYPE_STRING: {
-      if (!j.is_string()) return Mismatch(j, "String");
+      if (!j.is_string()) return ScalarMismatch(j, "String");
       std::string s(j.string());
       rep ? r->AddString(m, f, std::move(s)) : r->SetString(m, f, std::move(s));
       return Status::Ok();
     }
-    case FieldDescriptor::CPPTYPE_INT64:
-    case FieldDescriptor::CPPTYPE_INT32: {
-      if (!j.is_integer()) return Mismatch(j, "Long");
-      int64_t v = j.integer();
-      if (f->cpp_type() == FieldDescriptor::CPPTYPE_INT32) {
-        rep ? r->AddInt32(m, f, static_cast<int32_t>(v)) : r->SetInt32(m, f, static_cast<int32_t>(v));
+    case FieldDescriptor::CPPTYPE_INT64: {
+      int64_t v = 0;
+      if (IsJavaInteger(f)) {
+        POGI_RETURN_IF_ERROR(ReadInteger(j, "Integer", INT32_MIN, INT32_MAX, &v));
       } else {
-        rep ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
+        POGI_RETURN_IF_ERROR(ReadInteger(j, "Long", INT64_MIN, INT64_MAX, &v));
       }
+      rep ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
+      return Status::Ok();
+    }
+    case FieldDescriptor::CPPTYPE_INT32: {
+      int64_t v = 0;
+      POGI_RETURN_IF_ERROR(ReadInteger(j, "Integer", INT32_MIN, INT32_MAX, &v));
+      rep ? r->AddInt32(m, f, static_cast<int32_t>(v)) : r->SetInt32(m, f, static_cast<int32_t>(v));
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_DOUBLE: {
-      if (!j.is_number()) return Mismatch(j, "Double");
+      if (!j.is_number()) return ScalarMismatch(j, "Double");
       rep ? r->AddDouble(m, f, j.number()) : r->SetDouble(m, f, j.number());
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_BOOL: {
-      if (!j.is_boolean()) return Mismatch(j, "Boolean");
-      rep ? r->AddBool(m, f, j.boolean()) : r->SetBool(m, f, j.boolean());
+      bool b = false;
+      POGI_RETURN_IF_ERROR(ReadBoolean(j, &b));
+      rep ? r->AddBool(m, f, b) : r->SetBool(m, f, b);
       return Status::Ok();
     }
     case FieldDescriptor::CPPTYPE_MESSAGE: {
       Message* sub = rep ? r->AddMessage(m, f) : r->MutableMessage(m, f);
-      return ReadMessage(j, sub, depth + 1);
+      return ReadMessage(j, sub, depth + 1, slot);
     }
     default:
       return Error::Internal("unsupported field type in " + f->full_name());
   }
 }
 
-Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth) {
+Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slot slot) {
   Status st;
   if (f->is_map()) {
-    if (!j.is_object()) return Mismatch(j, "Map");
     const Descriptor* entry = f->message_type();
     const FieldDescriptor* kf = entry->map_key();
     const FieldDescriptor* vf = entry->map_value();
+    if (!j.is_object()) return MapMismatch(j, slot, JavaType(vf));
     j.ForEachMember([&](std::string_view key, JsonRef member) {
       if (member.is_null()) return true;
       Message* e = m->GetReflection()->AddMessage(m, f);
       e->GetReflection()->SetString(e, kf, std::string(key));
-      st = ReadSingle(member, e, vf, depth);
+      st = ReadSingle(member, e, vf, depth, Slot::kElement);
       return st.ok();
     });
     return st;
   }
   if (f->is_repeated()) {
-    if (!j.is_array()) return Mismatch(j, "List");
+    if (!j.is_array()) return ListMismatch(j, slot);
     j.ForEachElement([&](JsonRef e) {
-      st = ReadSingle(e, m, f, depth);
+      st = ReadSingle(e, m, f, depth, Slot::kElement);
       return st.ok();
     });
     return st;
   }
-  return ReadSingle(j, m, f, depth);
+  return ReadSingle(j, m, f, depth, slot);
 }
 
-// One-field wrappers that DynamoDB JSON writes as a bare array (a map value
-// cannot be a repeated field in proto).
-bool IsListWrapper(const Descriptor* d) {
-  return d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor() ||
-         d == v1::ItemCollectionMetricsList::descriptor();
-}
-
-Status ReadMessage(JsonRef j, Message* m, int depth) {
+Status ReadMessage(JsonRef j, Message* m, int depth, Slot slot) {
   const Descriptor* d = m->GetDescriptor();
-  if (IsListWrapper(d)) return ReadField(j, m, d->field(0), depth);
+  if (IsListWrapper(d)) return ReadField(j, m, d->field(0), depth, slot);
   if (d == v1::AttributeValue::descriptor()) {
-    return ReadAttributeValue(j, static_cast<v1::AttributeValue*>(m), depth);
+    return ReadAttributeValue(j, static_cast<v1::AttributeValue*>(m), depth, slot);
   }
   if (d == v1::Item::descriptor()) {
-    return ReadAttributeMap(j, static_cast<v1::Item*>(m)->mutable_attributes(), depth);
+    return ReadAttributeMap(j, static_cast<v1::Item*>(m)->mutable_attributes(), depth, slot);
   }
-  if (d == v1::NameMap::descriptor()) return ReadField(j, m, d->field(0), depth);
-  if (!j.is_object()) return Mismatch(j, d->name());
+  if (d == v1::NameMap::descriptor()) return ReadField(j, m, d->field(0), depth, slot);
+  if (!j.is_object()) return StructureMismatch(j, slot, d->name());
   Status st;
   j.ForEachMember([&](std::string_view key, JsonRef member) {
     if (member.is_null()) return true;  // null is absent
     const FieldDescriptor* f = FindMember(d, key);
-    if (f) st = ReadField(member, m, f, depth);  // unknown members are ignored
+    if (f) st = ReadField(member, m, f, depth, Slot::kField);  // unknown members are ignored
     return st.ok();
   });
   return st;
@@ -531,7 +630,8 @@ Status JsonToMessage(std::string_view text, Message* out) {
   thread_local JsonDoc doc;
   if (!doc.Parse(text)) return Error::Serialization("");
   JsonRef j = doc.root();
-  Status s = j.is_object() ? ReadMessage(j, out, 0) : Mismatch(j, out->GetDescriptor()->name());
+  // A body that is not an object is DynamoDB's bare SerializationException.
+  Status s = j.is_object() ? ReadMessage(j, out, 0, Slot::kField) : Error::Serialization("");
   doc.Trim();
   return s;
 }
@@ -542,7 +642,9 @@ std::string ErrorToJson(const Error& error) {
   std::string out = "{\"__type\":";
   WriteString(error.info().type, &out);
   if (!error.message().empty()) {
-    out.append(",\"message\":");
+    // DynamoDB spells the key "Message" in its serialization errors and
+    // "message" everywhere else.
+    out.append(error.code() == ErrorCode::kSerialization ? ",\"Message\":" : ",\"message\":");
     WriteString(error.message(), &out);
   }
   if (const v1::ErrorDetail* d = error.detail()) {

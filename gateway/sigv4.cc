@@ -6,6 +6,7 @@
 #include <map>
 
 #include "common/sha256.h"
+#include "gateway/edge.h"
 
 namespace pogi::gateway {
 namespace {
@@ -67,7 +68,7 @@ static bool SameSignature(std::string_view a, std::string_view b) {
   return diff == 0;
 }
 
-Status VerifySignature(const SignedRequest& req, const Credentials& creds) {
+Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64_t now_unix) {
   std::map<std::string, std::string> headers;  // lower-case name -> value
   for (const auto& [name, value] : req.headers) headers[Lower(name)] = std::string(value);
   auto auth = headers.find("authorization");
@@ -111,6 +112,8 @@ Status VerifySignature(const SignedRequest& req, const Credentials& creds) {
   if (date == headers.end()) {
     return Incomplete("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
   }
+  // DynamoDB refuses a signature dated more than 15 minutes away from now.
+  if (std::optional<Error> e = SignatureDateError(date->second, now_unix)) return *e;
 
   std::string canonical =
       std::string(req.method) + "\n" + std::string(req.path.empty() ? "/" : req.path) + "\n\n";

@@ -3,6 +3,7 @@
 // know; when on, a request must be signed with the configured credentials.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,8 +29,10 @@ struct SignedRequest {
 
 // OK when the request carries a valid SigV4 signature made with
 // `credentials`; otherwise DynamoDB's error (MissingAuthenticationToken,
-// IncompleteSignature, UnrecognizedClient or InvalidSignature).
-Status VerifySignature(const SignedRequest& request, const Credentials& credentials);
+// IncompleteSignature, UnrecognizedClient or InvalidSignature). A signature
+// whose X-Amz-Date is more than 15 minutes from `now_unix` (seconds since the
+// epoch) is refused as expired or not yet current.
+Status VerifySignature(const SignedRequest& request, const Credentials& credentials, int64_t now_unix);
 
 // Lower-case hex SHA-256 of `data`.
 std::string Sha256Hex(std::string_view data);

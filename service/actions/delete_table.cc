@@ -1,4 +1,5 @@
-// DeleteTable: remove a table and all its items; answers the last description.
+// DeleteTable: remove a table and all its items; answers DynamoDB's short
+// description of the table being deleted.
 #include "service/constraints.h"
 #include "service/engine.h"
 
@@ -21,9 +22,19 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
           "deletion. Disable deletion protection first.");
     }
     POGI_ASSIGN_OR_RETURN(auto rec, txn.GetTable(table->id));
+    // DynamoDB answers a short description: name, status DELETING, sizes,
+    // throughput, identity and billing; no CreationDateTime, KeySchema,
+    // attribute definitions or indexes.
+    const v1::TableDescription& full = table->description;
     auto* d = resp.mutable_table_description();
-    *d = table->description;
+    d->set_table_name(full.table_name());
     d->set_table_status("DELETING");
+    *d->mutable_provisioned_throughput() = full.provisioned_throughput();
+    if (full.has_table_arn()) d->set_table_arn(full.table_arn());
+    if (full.has_table_id()) d->set_table_id(full.table_id());
+    if (full.has_billing_mode_summary()) *d->mutable_billing_mode_summary() = full.billing_mode_summary();
+    d->set_item_count(0);
+    d->set_table_size_bytes(0);
     if (rec) {
       d->set_item_count(rec->item_count);
       d->set_table_size_bytes(rec->size_bytes);

@@ -1,7 +1,7 @@
 // Query: the items of one partition of a table or index, in sort-key order,
 // one page at a time, filtered and projected.
-#include "service/expr/legacy.h"
 #include "service/engine.h"
+#include "service/expr/legacy.h"
 #include "service/key_condition.h"
 #include "service/read_request.h"
 
@@ -40,7 +40,11 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
   SetSubstitutions(params, req);
-  if (!req.key_conditions().empty()) params.legacy.push_back("KeyConditions");
+  // KeyConditions conflicts only with KeyConditionExpression: DynamoDB lets
+  // it go with ProjectionExpression or FilterExpression.
+  if (!req.key_conditions().empty() && req.has_key_condition_expression()) {
+    params.legacy.push_back("KeyConditions");
+  }
   if (!req.query_filter().empty()) params.legacy.push_back("QueryFilter");
   if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));

@@ -14,9 +14,9 @@
 #include <algorithm>
 #include <set>
 
-#include "service/expr/update.h"
 #include "service/capacity.h"
 #include "service/engine.h"
+#include "service/expr/update.h"
 #include "service/index_entries.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
@@ -261,13 +261,12 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
       const Outcome& o = outcomes[i];
       aggregate += std::max(o.old_item ? value::ItemSize(*o.old_item) : 0,
                             o.new_item ? value::ItemSize(*o.new_item) : 0);
-      if (aggregate > kMaxTransactionBytes && !cancelled) {
-        // pogi's decision (DynamoDB documents the 4 MB limit, not its words):
-        // the action that takes the transaction past it is the one refused.
-        reasons[i] = Reason("ValidationError",
-                            "Aggregate size of the items in the transaction has exceeded the maximum allowed "
-                            "size of 4 MB");
-        cancelled = true;
+      if (aggregate > kMaxTransactionBytes) {
+        // DynamoDB refuses the whole request (a ValidationException, not a
+        // cancellation); the words are pogi's, DynamoDB documents only the
+        // 4 MB limit. Returning the error writes nothing.
+        return Error::Validation(
+            "Aggregate size of the items in the transaction has exceeded the maximum allowed size of 4 MB");
       }
     }
     if (cancelled) return Status::Ok();  // nothing was written

@@ -1,10 +1,11 @@
 // UpdateItem: apply an update to one item (creating it when missing, as
-// DynamoDB does), if the condition (if any) holds on the item as it was.
+// DynamoDB does, unless the update only removes), if the condition (if any)
+// holds on the item as it was.
+#include "service/capacity.h"
+#include "service/engine.h"
 #include "service/expr/legacy.h"
 #include "service/expr/projection.h"
 #include "service/expr/update.h"
-#include "service/capacity.h"
-#include "service/engine.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
@@ -44,11 +45,16 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
   POGI_RETURN_IF_ERROR(CheckNoKeyUpdate(*table, update));
 
+  // On a missing item, an update that only removes attributes (REMOVE, or
+  // DELETE from sets) creates nothing, as DynamoDB does.
+  bool only_removes =
+      update.sets.empty() && update.adds.empty() && (!update.removes.empty() || !update.deletes.empty());
   std::vector<expr::Path> updated_paths;
   auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
-    value::AttributeMap item = old ? *old : key_map;
     updated_paths.clear();
+    if (!old && only_removes) return std::optional<value::AttributeMap>();
+    value::AttributeMap item = old ? *old : key_map;
     POGI_RETURN_IF_ERROR(legacy_update ? expr::ApplyAttributeUpdates(update, &item, &updated_paths)
                                        : expr::Apply(update, &item, &updated_paths));
     if (value::ItemSize(item) > kMaxItemSize) {
@@ -62,21 +68,21 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   const std::string& rv = req.return_values();
   if (rv == "ALL_OLD" && change.old_item) {
     *resp.mutable_attributes() = *change.old_item;
-  } else if (rv == "ALL_NEW") {
+  } else if (rv == "ALL_NEW" && change.new_item) {
     *resp.mutable_attributes() = *change.new_item;
   } else if (rv == "UPDATED_OLD" && change.old_item) {
     *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.old_item);
-  } else if (rv == "UPDATED_NEW") {
+  } else if (rv == "UPDATED_NEW" && change.new_item) {
     *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.new_item);
   }
-  if (req.return_item_collection_metrics() == "SIZE") {
+  if (req.return_item_collection_metrics() == "SIZE" && change.new_item) {
     v1::ItemCollectionMetrics metrics;
     if (FillCollectionMetrics(*table, *change.new_item, &metrics))
       *resp.mutable_item_collection_metrics() = std::move(metrics);
   }
   if (WantsCapacity(req.return_consumed_capacity())) {
-    int64_t size =
-        std::max(change.old_item ? value::ItemSize(*change.old_item) : 0, value::ItemSize(*change.new_item));
+    int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
+                            change.new_item ? value::ItemSize(*change.new_item) : 0);
     FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
                  change.index_units, resp.mutable_consumed_capacity());
   }

@@ -149,6 +149,21 @@ bool Parser::ParsePrimary(Condition* out, size_t depth) {
     if (!ParseOperand(&right, depth + 1)) return false;
     CheckMisused({left, right});
     CheckDistinct(t.text, left, right);
+    // An ordering comparison with a constant it cannot order (a list, map,
+    // set, boolean or null) is refused at parse time; the same type coming
+    // from the item only makes the comparison false. The text follows
+    // DynamoDB's operand-type message for functions.
+    if (t.kind == TokenKind::kLt || t.kind == TokenKind::kLe || t.kind == TokenKind::kGt ||
+        t.kind == TokenKind::kGe) {
+      for (const PExpr* e : {&left, &right}) {
+        if (e->k != PExpr::K::kValue) continue;
+        std::string type = TypeAtParse(*e);
+        if (!type.empty() && type != "N" && type != "S" && type != "B") {
+          OperandTypeError(std::string(t.text), type);
+          break;
+        }
+      }
+    }
     out->kind = Condition::Kind::kCompare;
     out->op = t.kind == TokenKind::kEq   ? Comparator::kEq
               : t.kind == TokenKind::kNe ? Comparator::kNe

@@ -31,6 +31,13 @@ READY_TIMEOUT = 10.0
 STOP_TIMEOUT = 10.0
 LOCALHOST = "127.0.0.1"
 TARGET_PREFIX = "DynamoDB_20120810."
+# A well-formed Authorization header (pogi verifies signatures only with
+# --check-signatures, but like DynamoDB it wants one on every request).
+UNVERIFIED_AUTH = {
+    "Authorization": "AWS4-HMAC-SHA256 Credential=pogi/20260101/us-east-1/dynamodb/aws4_request, "
+                     "SignedHeaders=host;x-amz-date, Signature=0000",
+    "X-Amz-Date": "20260101T000000Z",
+}
 
 _live = set()  # every Server still running, killed at exit if a test forgot
 
@@ -305,17 +312,19 @@ class Server:
         return http.client.HTTPConnection(LOCALHOST, self.port, timeout=timeout)
 
     def raw(self, body, target=None, headers=None, method="POST", path="/",
-            content_type="application/x-amz-json-1.0", conn=None):
+            content_type="application/x-amz-json-1.0", conn=None, auth=True):
         """Sends one request; returns (status, headers dict (lower-case), body bytes).
 
         body: bytes, str or a JSON-able object. target: the operation name
         (prefixed with DynamoDB_20120810.) or None for no X-Amz-Target.
+        auth: send a well-formed, unverified Authorization header (False: none,
+        for tests of its absence).
         """
         if isinstance(body, (dict, list)):
             body = json.dumps(body)
         if isinstance(body, str):
             body = body.encode()
-        h = {}
+        h = dict(UNVERIFIED_AUTH) if auth else {}
         if content_type is not None:
             h["Content-Type"] = content_type
         if target is not None:

@@ -6,7 +6,7 @@ import socket
 import unittest
 import zlib
 
-from harness import LOCALHOST, ServerTestCase
+from harness import LOCALHOST, UNVERIFIED_AUTH, ServerTestCase
 
 SERIALIZATION = "com.amazon.coral.service#SerializationException"
 UNKNOWN_OP = "com.amazon.coral.service#UnknownOperationException"
@@ -31,9 +31,10 @@ def raw_exchange(port, data, timeout=10):
 
 def request_bytes(body, target="ListTables", version="HTTP/1.1", extra=""):
     body = body.encode() if isinstance(body, str) else body
+    auth = "".join("%s: %s\r\n" % kv for kv in UNVERIFIED_AUTH.items())
     head = ("POST / %s\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"
-            "X-Amz-Target: DynamoDB_20120810.%s\r\nContent-Length: %d\r\n%s\r\n"
-            % (version, LOCALHOST, target, len(body), extra))
+            "X-Amz-Target: DynamoDB_20120810.%s\r\nContent-Length: %d\r\n%s%s\r\n"
+            % (version, LOCALHOST, target, len(body), auth, extra))
     return head.encode() + body
 
 
@@ -82,12 +83,14 @@ class Wire(ServerTestCase):
                                                         target="DescribeTable")
                 self.assertError(status, headers, data, 400, SERIALIZATION)
         status, headers, data = self.server.raw({"TableName": 5}, target="DescribeTable")
-        self.assertEqual(json.loads(data)["message"], "NUMBER_VALUE cannot be converted to String")
+        # DynamoDB spells the key "Message" in serialization errors.
+        self.assertEqual(json.loads(data)["Message"], "NUMBER_VALUE cannot be converted to String")
 
     def test_wrong_json_type_for_limit(self):
         status, headers, data = self.server.raw({"Limit": "ten"}, target="ListTables")
         body = self.assertError(status, headers, data, 400, SERIALIZATION)
-        self.assertEqual(body["message"], "STRING_VALUE cannot be converted to Long")
+        # Limit is an Integer in DynamoDB's model.
+        self.assertEqual(body["Message"], "STRING_VALUE cannot be converted to Integer")
 
     def test_top_level_not_an_object(self):
         status, headers, data = self.server.raw("[]", target="ListTables")
@@ -117,16 +120,18 @@ class Wire(ServerTestCase):
                 self.assertEqual(headers.get("x-amz-crc32"), "1368724161")
         self.assertServing()
 
-    def test_amz_json_1_1_content_type(self):
+    def test_amz_json_1_1_content_type_is_no_api_call(self):
+        # DynamoDB speaks x-amz-json-1.0 (and plain JSON) only.
         status, headers, data = self.server.raw("{}", target="ListTables",
                                                 content_type="application/x-amz-json-1.1")
-        self.assertEqual(status, 200, data)
-        self.assertIn("TableNames", json.loads(data))
+        self.assertEqual((status, data), (404, b"<UnknownOperationException/>\n"))
 
-    def test_no_authorization_header_needed(self):
-        status, headers, data = self.server.raw({"TableName": "wire"}, target="DescribeTable")
-        self.assertEqual(status, 200, data)
-        self.assertEqual(json.loads(data)["Table"]["TableName"], "wire")
+    def test_authorization_header_needed(self):
+        status, headers, data = self.server.raw({"TableName": "wire"}, target="DescribeTable",
+                                                auth=False)
+        self.assertEqual(status, 400, data)
+        self.assertEqual(json.loads(data)["__type"],
+                         "com.amazon.coral.service#MissingAuthenticationTokenException")
 
     # ---- headers ----------------------------------------------------------
 

@@ -26,7 +26,19 @@ class HandleRequestTest : public ::testing::Test {
   ApiResponse Call(std::string_view operation, std::string_view body,
                    std::string_view content_type = kJson10) {
     target_ = "DynamoDB_20120810." + std::string(operation);
-    return HandleRequest(*engine_, {"POST", "/", target_, content_type, body});
+    return HandleRequest(*engine_, Signed({"POST", "/", target_, content_type, body}));
+  }
+
+  // `request` with a well-formed (unverified) Authorization header, which
+  // DynamoDB requires of every request.
+  static ApiRequest Signed(ApiRequest request) {
+    request.require_authorization = true;
+    request.has_authorization = true;
+    request.authorization =
+        "AWS4-HMAC-SHA256 Credential=pogi/20260101/us-east-1/dynamodb/aws4_request, "
+        "SignedHeaders=host;x-amz-date, Signature=00";
+    request.has_date = true;
+    return request;
   }
 
   void CreateTable(const std::string& name) {
@@ -42,9 +54,12 @@ class HandleRequestTest : public ::testing::Test {
 };
 
 TEST_F(HandleRequestTest, GetIsAHealthCheck) {
-  ApiResponse r = HandleRequest(*engine_, {"GET", "/", "", "", ""});
+  ApiRequest get{"GET", "/", "", "", ""};
+  get.host = "localhost:7644";
+  ApiResponse r = HandleRequest(*engine_, get);
   EXPECT_EQ(r.status, 200);
-  EXPECT_EQ(r.body, "healthy: dynamodb.us-east-1.amazonaws.com ");
+  // DynamoDB names the host the client used.
+  EXPECT_EQ(r.body, "healthy: localhost:7644 ");
   EXPECT_EQ(r.content_type, "text/plain");
 }
 
@@ -89,11 +104,56 @@ TEST_F(HandleRequestTest, ItemRoundTripThroughJson) {
       << del.body;
 }
 
-TEST_F(HandleRequestTest, AmzJson11IsAccepted) {
-  ApiResponse r = Call("ListTables", "{}", "application/x-amz-json-1.1");
+TEST_F(HandleRequestTest, JsonContentTypesAreAcceptedAndEchoed) {
+  ApiResponse r = Call("ListTables", "{}", "application/x-amz-json-1.0; charset=utf-8");
   EXPECT_EQ(r.status, 200) << r.body;
-  r = Call("ListTables", "{}", "application/x-amz-json-1.0; charset=utf-8");
+  EXPECT_EQ(r.content_type, "application/x-amz-json-1.0");
+  r = Call("ListTables", "{}", "  application/json ; x");
   EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.content_type, "application/json");
+}
+
+TEST_F(HandleRequestTest, NotAnApiCallIs404) {
+  const std::string kBody = "<UnknownOperationException/>\n";
+  // DynamoDB speaks only x-amz-json-1.0 and plain JSON.
+  for (const char* ct : {"", "text/plain", "application/x-amz-json-1.1", "application/jsonx"}) {
+    ApiResponse r = Call("ListTables", "{}", ct);
+    EXPECT_EQ(r.status, 404) << ct;
+    EXPECT_EQ(r.body, kBody) << ct;
+  }
+  for (const char* method : {"PUT", "DELETE", "OPTIONS", "PATCH"}) {
+    ApiResponse r =
+        HandleRequest(*engine_, Signed({method, "/", "DynamoDB_20120810.ListTables", kJson10, "{}"}));
+    EXPECT_EQ(r.status, 404) << method;
+    EXPECT_EQ(r.body, kBody) << method;
+  }
+  ApiResponse r = HandleRequest(*engine_, {"GET", "/other", "", "", ""});
+  EXPECT_EQ(r.status, 404);
+  // A POST without a body needs no content type: it is judged on its target.
+  r = HandleRequest(*engine_, Signed({"POST", "/", "", "", ""}));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body, kUnknownOperation);
+  EXPECT_EQ(r.content_type, "application/json");
+}
+
+TEST_F(HandleRequestTest, AuthorizationIsRequired) {
+  ApiRequest req{"POST", "/", "DynamoDB_20120810.ListTables", kJson10, "{}"};
+  req.require_authorization = true;
+  ApiResponse r = HandleRequest(*engine_, req);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#MissingAuthenticationTokenException",)"
+                    R"("message":"Request is missing Authentication Token"})");
+  // Not JSON wins over the missing header, an unknown target over both.
+  req.body = "hi";
+  EXPECT_EQ(HandleRequest(*engine_, req).body,
+            R"({"__type":"com.amazon.coral.service#SerializationException"})");
+  req.body = "{}";
+  req.amz_target = "DynamoDB_20120810.Nope";
+  EXPECT_EQ(HandleRequest(*engine_, req).body, kUnknownOperation);
+  // Without the requirement (--allow-unsigned), no header is needed.
+  req.amz_target = "DynamoDB_20120810.ListTables";
+  req.require_authorization = false;
+  EXPECT_EQ(HandleRequest(*engine_, req).status, 200);
 }
 
 TEST_F(HandleRequestTest, UnknownTargetIsUnknownOperation) {
@@ -104,17 +164,9 @@ TEST_F(HandleRequestTest, UnknownTargetIsUnknownOperation) {
   }
   // The service prefix must be DynamoDB's.
   for (std::string_view target : {"DynamoDB_20111205.ListTables", "ListTables", "", "DynamoDB_20120810"}) {
-    ApiResponse r = HandleRequest(*engine_, {"POST", "/", target, kJson10, "{}"});
+    ApiResponse r = HandleRequest(*engine_, Signed({"POST", "/", target, kJson10, "{}"}));
     EXPECT_EQ(r.status, 400) << target;
     EXPECT_EQ(r.body, kUnknownOperation) << target;
-  }
-}
-
-TEST_F(HandleRequestTest, WrongContentTypeIsUnknownOperation) {
-  for (const char* ct : {"", "text/plain", "application/xml", "application/x-amz-json-2.0"}) {
-    ApiResponse r = Call("ListTables", "{}", ct);
-    EXPECT_EQ(r.status, 400) << ct;
-    EXPECT_EQ(r.body, kUnknownOperation) << ct;
   }
 }
 
@@ -129,7 +181,7 @@ TEST_F(HandleRequestTest, WrongMemberTypeIsSerializationException) {
   ApiResponse r = Call("DescribeTable", R"({"TableName": 12})");
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException",)"
-                    R"("message":"NUMBER_VALUE cannot be converted to String"})");
+                    R"("Message":"NUMBER_VALUE cannot be converted to String"})");
 }
 
 TEST_F(HandleRequestTest, ValidationExceptionBody) {

@@ -219,45 +219,106 @@ TEST(JsonCodecTest, EmptyAttributeValueIsLeftForTheEngine) {
 }
 
 TEST(JsonCodecTest, WrongTypesAreSerializationExceptions) {
+  // DynamoDB's texts, as recorded against it (dynalite's type tests).
   using CT = v1::CreateTableRequest;
   EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": 5})"), "NUMBER_VALUE cannot be converted to String");
-  EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": 1.5})"), "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": 1.5})"), "DECIMAL_VALUE cannot be converted to String");
   EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": true})"), "TRUE_VALUE cannot be converted to String");
   EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": false})"), "FALSE_VALUE cannot be converted to String");
   EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": {}})"),
-            "Start of structure or map found where not expected.");
-  EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": ["t"]})"), "Start of list found where not expected");
-  EXPECT_EQ(SerializationMessage<CT>(R"({"KeySchema": "HASH"})"), "STRING_VALUE cannot be converted to List");
-  EXPECT_EQ(SerializationMessage<CT>(R"({"KeySchema": [5]})"),
-            "NUMBER_VALUE cannot be converted to KeySchemaElement");
+            "Start of structure or map found where not expected");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"TableName": ["t"]})"),
+            "Unrecognized collection type class java.lang.String");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"KeySchema": "HASH"})"), "Unexpected field type");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"KeySchema": {}})"),
+            "Start of structure or map found where not expected");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"KeySchema": [5]})"), "Unexpected value type in payload");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"KeySchema": [[]]})"),
+            "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.KeySchemaElement");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"KeySchema": [{"AttributeName": 1}]})"),
+            "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"ProvisionedThroughput": 5})"), "Unexpected field type");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"ProvisionedThroughput": []})"),
+            "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.ProvisionedThroughput");
   EXPECT_EQ(SerializationMessage<CT>(R"({"ProvisionedThroughput": {"ReadCapacityUnits": "5"}})"),
             "STRING_VALUE cannot be converted to Long");
-  EXPECT_EQ(SerializationMessage<CT>(R"({"DeletionProtectionEnabled": "true"})"),
-            "STRING_VALUE cannot be converted to Boolean");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"ProvisionedThroughput": {"ReadCapacityUnits": true}})"),
+            "TRUE_VALUE cannot be converted to Long");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"ProvisionedThroughput": {"ReadCapacityUnits": []}})"),
+            "Unrecognized collection type class java.lang.Long");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"DeletionProtectionEnabled": "maybe"})"),
+            "Unexpected token received from parser");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"DeletionProtectionEnabled": 1})"),
+            "NUMBER_VALUE cannot be converted to Boolean");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"DeletionProtectionEnabled": 34.5})"),
+            "DECIMAL_VALUE cannot be converted to Boolean");
+  EXPECT_EQ(SerializationMessage<CT>(R"({"DeletionProtectionEnabled": []})"),
+            "Unrecognized collection type class java.lang.Boolean");
+
+  using LT = v1::ListTablesRequest;
+  EXPECT_EQ(SerializationMessage<LT>(R"({"Limit": "23"})"), "STRING_VALUE cannot be converted to Integer");
+  EXPECT_EQ(SerializationMessage<LT>(R"({"Limit": false})"), "FALSE_VALUE cannot be converted to Integer");
 
   using Put = v1::PutItemRequest;
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": []})"), "Start of list found where not expected");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": "x"})"), "STRING_VALUE cannot be converted to Map");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": "x"}})"),
-            "STRING_VALUE cannot be converted to AttributeValue");
+  const std::string kAttributeMap =
+      "Unrecognized collection type java.util.Map<java.lang.String, "
+      "com.amazonaws.dynamodb.v20120810.AttributeValue>";
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": []})"), kAttributeMap);
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": "x"})"), "Unexpected field type");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": "x"}})"), "Unexpected value type in payload");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": []}})"),
+            "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"S": 1}}})"),
             "NUMBER_VALUE cannot be converted to String");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"N": 1}}})"),
             "NUMBER_VALUE cannot be converted to String");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"SS": "x"}}})"),
-            "STRING_VALUE cannot be converted to List");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"SS": "x"}}})"), "Unexpected field type");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"SS": [true]}}})"),
             "TRUE_VALUE cannot be converted to String");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"L": {}}}})"),
-            "Start of structure or map found where not expected.");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"M": []}}})"),
-            "Start of list found where not expected");
-  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"BOOL": "true"}}})"),
-            "STRING_VALUE cannot be converted to Boolean");
+            "Start of structure or map found where not expected");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"L": [5]}}})"), "Unexpected value type in payload");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"M": []}}})"), kAttributeMap);
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"M": {"b": true}}}})"),
+            "Unexpected value type in payload");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"L": [{"M": {"b": {"BS": [1]}}}]}}})"),
+            "only base-64-encoded strings are convertible to bytes");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"B": []}}})"),
+            "Unrecognized collection type class java.nio.ByteBuffer");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"BOOL": "x"}}})"),
+            "Unexpected token received from parser");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"NULL": 1}}})"),
             "NUMBER_VALUE cannot be converted to Boolean");
   EXPECT_EQ(SerializationMessage<Put>(R"({"ExpressionAttributeNames": {"#a": 1}})"),
             "NUMBER_VALUE cannot be converted to String");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"ExpressionAttributeNames": []})"),
+            "Unrecognized collection type java.util.Map<java.lang.String, java.lang.String>");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Expected": {"a": 1}})"), "Unexpected value type in payload");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Expected": {"a": {"Value": 1}}})"), "Unexpected field type");
+
+  using BW = v1::BatchWriteItemRequest;
+  EXPECT_EQ(SerializationMessage<BW>(R"({"RequestItems": []})"),
+            "Unrecognized collection type java.util.Map<java.lang.String, "
+            "java.util.List<com.amazonaws.dynamodb.v20120810.WriteRequest>>");
+  EXPECT_EQ(
+      SerializationMessage<BW>(R"({"RequestItems": {"t": 5}})"),
+      "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to class "
+      "java.lang.Class (sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and java.lang.Class "
+      "are in module java.base of loader 'bootstrap')");
+  EXPECT_EQ(
+      SerializationMessage<BW>(R"({"RequestItems": {"t": [{"PutRequest": {"Item": {"a": {"S": true}}}}]}})"),
+      "TRUE_VALUE cannot be converted to String");
+}
+
+TEST(JsonCodecTest, StringsAndDecimalsConvertLikeDynamoDB) {
+  auto ct = Decode<v1::CreateTableRequest>(R"({"DeletionProtectionEnabled": "YES"})");
+  EXPECT_TRUE(ct.deletion_protection_enabled());
+  ct = Decode<v1::CreateTableRequest>(R"({"DeletionProtectionEnabled": "0"})");
+  EXPECT_FALSE(ct.deletion_protection_enabled());
+  auto put = Decode<v1::PutItemRequest>(R"({"Item": {"a": {"BOOL": "true"}}})");
+  EXPECT_TRUE(put.item().attributes().at("a").bool_value());
+  auto lt = Decode<v1::ListTablesRequest>(R"({"Limit": 34.56})");
+  EXPECT_EQ(lt.limit(), 34);
 }
 
 TEST(JsonCodecTest, InvalidBase64IsASerializationException) {
@@ -266,7 +327,10 @@ TEST(JsonCodecTest, InvalidBase64IsASerializationException) {
             "Base64 encoded length is expected a multiple of 4 bytes but found: 3");
   EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"BS": ["AA==", "AAAAA"]}}})"),
             "Base64 encoded length is expected a multiple of 4 bytes but found: 5");
-  SerializationMessage<Put>(R"({"Item": {"a": {"B": "A!=="}}})");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"B": "=+/="}}})"),
+            "Invalid last non-pad Base64 character dectected");
+  EXPECT_EQ(SerializationMessage<Put>(R"({"Item": {"a": {"B": 5}}})"),
+            "only base-64-encoded strings are convertible to bytes");
   // The empty string is valid base64 for zero bytes.
   EXPECT_EQ(Decode<Put>(R"({"Item": {"a": {"B": ""}}})").item().attributes().at("a").b(), "");
 }

@@ -1,0 +1,288 @@
+// The HTTP edge's judgements: media types, Authorization form, compression,
+// dates. The Authorization texts are DynamoDB's, as recorded by dynalite's
+// connection tests; the date texts are AWS's SigV4 ones.
+#include "gateway/edge.h"
+
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace pogi::gateway {
+namespace {
+
+bool IEquals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (tolower(static_cast<unsigned char>(a[i])) != tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// Whether the query string of `target` has `key` (with or without a value),
+// and whether that value is non-empty.
+struct QueryParam {
+  bool present = false;
+  bool has_value = false;
+};
+
+QueryParam FindQueryParam(std::string_view target, std::string_view key) {
+  QueryParam found;
+  size_t q = target.find('?');
+  if (q == std::string_view::npos) return found;
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view part = query.substr(0, amp);
+    size_t eq = part.find('=');
+    if (part.substr(0, eq) == key) {
+      found.present = true;
+      found.has_value = eq != std::string_view::npos && eq + 1 < part.size();
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return found;
+}
+
+// Parses "YYYYMMDDTHHMMSSZ" into seconds since the epoch.
+std::optional<int64_t> ParseBasicDate(std::string_view s) {
+  if (s.size() != 16 || s[8] != 'T' || s[15] != 'Z') return std::nullopt;
+  auto digits = [&](size_t at, size_t n) -> std::optional<int> {
+    int v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (s[i] < '0' || s[i] > '9') return std::nullopt;
+      v = v * 10 + (s[i] - '0');
+    }
+    return v;
+  };
+  auto year = digits(0, 4), month = digits(4, 2), day = digits(6, 2);
+  auto hour = digits(9, 2), minute = digits(11, 2), second = digits(13, 2);
+  if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
+  if (*month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60) {
+    return std::nullopt;
+  }
+  std::tm tm{};
+  tm.tm_year = *year - 1900;
+  tm.tm_mon = *month - 1;
+  tm.tm_mday = *day;
+  tm.tm_hour = *hour;
+  tm.tm_min = *minute;
+  tm.tm_sec = *second;
+  return static_cast<int64_t>(timegm(&tm));
+}
+
+std::string BasicDate(int64_t unix_seconds) {
+  time_t t = static_cast<time_t>(unix_seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+Error Broken() {
+  // What DynamoDB answers (HTTP 500) for a body its Content-Encoding does
+  // not decode; the message is pogi's choice, DynamoDB's is not recorded.
+  return Error(ErrorCode::kInternalServerError,
+               "The request processing has failed because the request body could not be decoded.");
+}
+
+}  // namespace
+
+std::string_view MediaType(std::string_view content_type) {
+  return Trim(content_type.substr(0, content_type.find(';')));
+}
+
+std::optional<Error> AuthorizationFormError(const AuthView& auth) {
+  QueryParam algorithm = FindQueryParam(auth.target, "X-Amz-Algorithm");
+  if (auth.has_header && algorithm.present) {
+    return Error(ErrorCode::kInvalidSignature,
+                 "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.");
+  }
+  std::string_view header = Trim(auth.header);
+  if ((!auth.has_header && !algorithm.present) || (auth.has_header && !header.starts_with("AWS4-"))) {
+    return Error(ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token");
+  }
+  std::string message;
+  if (auth.has_header) {
+    // After the algorithm: "k=v" pairs separated by commas and/or spaces.
+    bool credential = false, signature = false, signed_headers = false;
+    std::string_view rest = header;
+    size_t first = rest.find_first_of(", ");
+    rest = first == std::string_view::npos ? std::string_view() : rest.substr(first + 1);
+    while (!rest.empty()) {
+      size_t end = rest.find_first_of(", ");
+      std::string_view token = rest.substr(0, end);
+      size_t eq = token.find('=');
+      if (eq != std::string_view::npos) {
+        std::string_view key = token.substr(0, eq);
+        std::string_view value = token.substr(eq + 1);
+        value = value.substr(0, value.find('='));
+        if (!value.empty()) {
+          if (key == "Credential") credential = true;
+          if (key == "Signature") signature = true;
+          if (key == "SignedHeaders") signed_headers = true;
+        }
+      }
+      if (end == std::string_view::npos) break;
+      rest.remove_prefix(end + 1);
+    }
+    if (!credential) message += "Authorization header requires 'Credential' parameter. ";
+    if (!signature) message += "Authorization header requires 'Signature' parameter. ";
+    if (!signed_headers) message += "Authorization header requires 'SignedHeaders' parameter. ";
+    if (!auth.has_date) {
+      message += "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ";
+    }
+    if (!message.empty()) message += "Authorization=" + std::string(auth.header);
+  } else {
+    for (std::string_view param :
+         {"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"}) {
+      if (!FindQueryParam(auth.target, param).has_value) {
+        message += "AWS query-string parameters must include '" + std::string(param) + "'. ";
+      }
+    }
+    if (!message.empty()) message += "Re-examine the query-string parameters.";
+  }
+  if (message.empty()) return std::nullopt;
+  return Error(ErrorCode::kIncompleteSignature, std::move(message));
+}
+
+std::optional<Error> SignatureDateError(std::string_view amz_date, int64_t now_unix) {
+  std::optional<int64_t> when = ParseBasicDate(amz_date);
+  if (!when) {
+    return Error(ErrorCode::kIncompleteSignature, "Date must be in ISO-8601 'basic format'. Got '" +
+                                                      std::string(amz_date) +
+                                                      "'. See http://en.wikipedia.org/wiki/ISO_8601");
+  }
+  constexpr int64_t kSkew = 15 * 60;
+  if (*when < now_unix - kSkew) {
+    return Error(ErrorCode::kInvalidSignature, "Signature expired: " + std::string(amz_date) +
+                                                   " is now earlier than " + BasicDate(now_unix - kSkew) +
+                                                   " (" + BasicDate(now_unix) + " - 15 min.)");
+  }
+  if (*when > now_unix + kSkew) {
+    return Error(ErrorCode::kInvalidSignature, "Signature not yet current: " + std::string(amz_date) +
+                                                   " is still later than " + BasicDate(now_unix + kSkew) +
+                                                   " (" + BasicDate(now_unix) + " + 15 min.)");
+  }
+  return std::nullopt;
+}
+
+Status InflateBody(std::string_view encoding, std::string_view body, size_t limit, std::string* out) {
+  encoding = Trim(encoding);
+  bool gzip = IEquals(encoding, "gzip") || IEquals(encoding, "x-gzip");
+  if (!gzip && !IEquals(encoding, "deflate")) return Broken();
+  out->clear();
+  z_stream z{};
+  // 32 + 15: zlib or gzip framing, told apart by the header. A "deflate"
+  // body without zlib framing (some clients send raw deflate) is retried raw.
+  bool raw = false;
+  for (;;) {
+    if (inflateInit2(&z, raw ? -15 : 32 + 15) != Z_OK) return Broken();
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
+    z.avail_in = static_cast<uInt>(body.size());
+    int rc = Z_OK;
+    char chunk[16384];
+    while (rc == Z_OK) {
+      z.next_out = reinterpret_cast<Bytef*>(chunk);
+      z.avail_out = sizeof chunk;
+      rc = inflate(&z, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END) break;
+      size_t got = sizeof chunk - z.avail_out;
+      if (out->size() + got > limit) {
+        inflateEnd(&z);
+        return Error(ErrorCode::kRequestEntityTooLarge, "Request size exceeded 16777216 bytes");
+      }
+      out->append(chunk, got);
+      // Another gzip member follows: the body is their concatenation.
+      if (rc == Z_STREAM_END && gzip && z.avail_in >= 2 && z.next_in[0] == 0x1f && z.next_in[1] == 0x8b) {
+        if (inflateReset(&z) != Z_OK) break;
+        rc = Z_OK;
+      }
+      if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0) {
+        rc = Z_BUF_ERROR;  // input ended before the stream did
+        break;
+      }
+    }
+    inflateEnd(&z);
+    if (rc == Z_STREAM_END) return Status::Ok();
+    if (!gzip && !raw && out->empty()) {
+      raw = true;
+      z = z_stream{};
+      continue;
+    }
+    return Broken();
+  }
+}
+
+Compression ChosenCompression(std::string_view accept_encoding) {
+  bool gzip = false, deflate = false;
+  while (!accept_encoding.empty()) {
+    size_t comma = accept_encoding.find(',');
+    std::string_view item = accept_encoding.substr(0, comma);
+    size_t semi = item.find(';');
+    std::string_view coding = Trim(item.substr(0, semi));
+    bool refused = false;
+    if (semi != std::string_view::npos) {
+      std::string_view q = Trim(item.substr(semi + 1));
+      if (q.starts_with("q=")) {
+        q.remove_prefix(2);
+        refused = q.find_first_not_of("0.") == std::string_view::npos;
+      }
+    }
+    if (!refused) {
+      if (IEquals(coding, "gzip")) gzip = true;
+      if (IEquals(coding, "deflate")) deflate = true;
+    }
+    if (comma == std::string_view::npos) break;
+    accept_encoding.remove_prefix(comma + 1);
+  }
+  return gzip ? Compression::kGzip : deflate ? Compression::kDeflate : Compression::kNone;
+}
+
+bool Compress(Compression how, std::string_view in, std::string* out) {
+  z_stream z{};
+  // Fast compression: the answer's latency matters more than its last bytes.
+  if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, how == Compression::kGzip ? 16 + 15 : 15, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    return false;
+  }
+  out->resize(deflateBound(&z, in.size()));
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out->data());
+  z.avail_out = static_cast<uInt>(out->size());
+  int rc = deflate(&z, Z_FINISH);
+  out->resize(z.total_out);
+  deflateEnd(&z);
+  return rc == Z_STREAM_END;
+}
+
+std::string_view HttpDateNow() {
+  thread_local time_t last = 0;
+  thread_local char buf[40];
+  thread_local size_t len = 0;
+  time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  if (now != last) {
+    last = now;
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    int n = snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[tm.tm_wday], tm.tm_mday,
+                     kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    len = n > 0 ? static_cast<size_t>(n) : 0;
+  }
+  return {buf, len};
+}
+
+}  // namespace pogi::gateway

@@ -3,12 +3,14 @@
 fraction of a percent whatever else the machine is doing, so it can tell
 whether a change moved the hot path when timings on a busy machine cannot.
 
-  bench/instructions.py BINARY [pogi start flags...]
+  bench/instructions.py [--stream VIEW] BINARY [pogi start flags...]
 
 Starts `BINARY start --in-memory` under callgrind twice, sends N1 and then N2
 PutItem calls over one keep-alive connection, and prints the difference of
-the two totals divided by N2 - N1: start-up and shutdown cancel out. Only
-127.0.0.1 is used. Needs valgrind (Debian's package).
+the two totals divided by N2 - N1: start-up and shutdown cancel out. Every
+call changes its item (an unchanged item writes no stream record). With
+--stream VIEW the table has a stream of that view type (NEW_AND_OLD_IMAGES...).
+Only 127.0.0.1 is used. Needs valgrind (Debian's package).
 """
 
 import http.client
@@ -30,7 +32,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def total_instructions(binary, calls, extra):
+def total_instructions(binary, calls, extra, stream_view):
     port, grpc_port = free_port(), free_port()
     out = tempfile.mktemp(prefix="pogi-callgrind-")
     proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary,
@@ -45,18 +47,22 @@ def total_instructions(binary, calls, extra):
         def call(op, body):
             conn.request("POST", "/", body=json.dumps(body), headers={
                 "X-Amz-Target": "DynamoDB_20120810." + op,
-                "Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH})
+                "Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH,
+                "X-Amz-Date": "20260101T000000Z"})
             resp = conn.getresponse()
             data = resp.read()
             if resp.status != 200:
                 raise SystemExit("%s: %d %s" % (op, resp.status, data))
 
-        call("CreateTable", {"TableName": "bench", "BillingMode": "PAY_PER_REQUEST",
-                             "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-                             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+        create = {"TableName": "bench", "BillingMode": "PAY_PER_REQUEST",
+                  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}
+        if stream_view:
+            create["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stream_view}
+        call("CreateTable", create)
         for i in range(calls):
             call("PutItem", {"TableName": "bench", "Item": {
-                "pk": {"S": "k%d" % (i % 100)}, "n": {"N": "42"},
+                "pk": {"S": "k%d" % (i % 100)}, "n": {"N": str(i)},
                 "s": {"S": "hello from the pogi bench"}}})
         conn.close()
     finally:
@@ -74,10 +80,15 @@ def total_instructions(binary, calls, extra):
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    binary, extra = sys.argv[1], sys.argv[2:]
-    a = total_instructions(binary, N1, extra)
-    b = total_instructions(binary, N2, extra)
-    print("%s %s: %.0f instructions per PutItem" % (binary, " ".join(extra), (b - a) / (N2 - N1)))
+    args = sys.argv[1:]
+    stream_view = None
+    if args[0] == "--stream":
+        stream_view, args = args[1], args[2:]
+    binary, extra = args[0], args[1:]
+    a = total_instructions(binary, N1, extra, stream_view)
+    b = total_instructions(binary, N2, extra, stream_view)
+    print("%s %s%s: %.0f instructions per PutItem" % (
+        binary, " ".join(extra), " stream " + stream_view if stream_view else "", (b - a) / (N2 - N1)))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ int Start(const std::vector<std::string>& args);
 int Env(const std::vector<std::string>& args);
 // status, tables, describe, stop: gRPC clients of a running pogi.
 int Admin(const std::string& command, const std::vector<std::string>& args);
+int Reset(const std::vector<std::string>& args);
+int Snapshot(const std::vector<std::string>& args);
+int FaultsCommand(const std::vector<std::string>& args);
+int Export(const std::vector<std::string>& args);
+int Import(const std::vector<std::string>& args);
 
 // Help texts.
 void PrintUsage();

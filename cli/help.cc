@@ -47,6 +47,66 @@ const std::map<std::string, const char*> kHelp = {
     {"describe",
      "usage: pogi describe TABLE [--host H] [--grpc-port G]\n\nDescribeTable of TABLE, as JSON.\n"},
     {"stop", "usage: pogi stop [--host H] [--grpc-port G]\n\nStops a running pogi cleanly.\n"},
+    {"reset",
+     "usage: pogi reset [TABLE...] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Drops every table of a running pogi, or only the named ones, at once.\n"
+     "\n"
+     "example: pogi reset              # an empty database before each test\n"
+     "         pogi reset orders users\n"},
+    {"snapshot",
+     "usage: pogi snapshot save NAME | restore NAME | list | rm NAME [--host H] [--grpc-port G]\n"
+     "\n"
+     "Named snapshots of the whole database. A durable pogi keeps them in\n"
+     "DATA_DIR/snapshots (they survive restarts); an in-memory one in memory.\n"
+     "A restore replaces every table at once: requests running meanwhile see\n"
+     "the old state or the new one, never a mix. NAME: letters, digits, '.',\n"
+     "'_' and '-'.\n"
+     "\n"
+     "example: pogi snapshot save seeded && pogi snapshot restore seeded\n"},
+    {"export",
+     "usage: pogi export [TABLE] [--host H] [--grpc-port G] > dump.jsonl\n"
+     "\n"
+     "Writes every table (or TABLE) as JSON lines on stdout: each table's\n"
+     "definition ({\"Table\": ...}, DescribeTable's shape), then its items\n"
+     "({\"TableName\": ..., \"Item\": ...}, PutItem's shape), streamed. Progress\n"
+     "goes to stderr when it is a terminal.\n"
+     "\n"
+     "example: pogi export orders > orders.jsonl\n"},
+    {"import",
+     "usage: pogi import [TABLE] FILE [--no-create] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Loads a dump of `pogi export` (FILE, or - for stdin), creating missing\n"
+     "tables from their definitions unless --no-create. With TABLE, every item\n"
+     "goes into TABLE. Items that fail are reported on stderr (exit 1) and the\n"
+     "rest are still written.\n"
+     "\n"
+     "example: pogi import dump.jsonl\n"
+     "         pogi import orders-copy orders.jsonl\n"},
+    {"faults",
+     "usage: pogi faults add --operation OP[,OP...] [--table T[,T...]] [--key-prefix P]\n"
+     "                       [--door http|grpc]\n"
+     "                       (--error NAME [--message M] | --latency 200ms | --disconnect)\n"
+     "                       [--count K | --every N | --probability P [--seed S]]\n"
+     "       pogi faults list\n"
+     "       pogi faults clear [--id ID]\n"
+     "\n"
+     "Makes matching requests fail on purpose: a DynamoDB error in DynamoDB's\n"
+     "shape and HTTP status, added latency, or a cut connection (gRPC callers\n"
+     "see UNAVAILABLE). By default a rule acts on every matching call; --count K\n"
+     "acts on the next K, --every N on each Nth, --probability P on a seeded\n"
+     "random share (the same seed gives the same sequence). `list` shows how\n"
+     "often each rule matched and fired.\n"
+     "\n"
+     "errors: ProvisionedThroughputExceededException, ThrottlingException,\n"
+     "  RequestLimitExceeded, InternalServerError (500), ServiceUnavailable (503),\n"
+     "  TransactionConflict (a TransactionCanceledException for transactions),\n"
+     "  ConditionalCheckFailedException, TransactionInProgressException,\n"
+     "  ValidationException, ResourceNotFoundException, LimitExceededException,\n"
+     "  ItemCollectionSizeLimitExceededException\n"
+     "\n"
+     "example: pogi faults add --operation PutItem --table orders \\\n"
+     "           --error ProvisionedThroughputExceededException --count 2\n"},
 };
 
 }  // namespace
@@ -63,6 +123,11 @@ void PrintUsage() {
       "  tables     list the tables of a running pogi\n"
       "  describe   describe one table of a running pogi\n"
       "  stop       stop a running pogi\n"
+      "  reset      drop every table (or the named ones) at once\n"
+      "  snapshot   save, restore, list or remove named snapshots of the database\n"
+      "  export     write tables and items as JSON lines on stdout\n"
+      "  import     load a dump made by export\n"
+      "  faults     make chosen requests fail on purpose (errors, latency, cuts)\n"
       "  help CMD   help for one command\n"
       "\n"
       "  --version  print the version\n",

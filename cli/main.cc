@@ -37,6 +37,11 @@ int main(int argc, char** argv) {
   if (cmd == "status" || cmd == "tables" || cmd == "describe" || cmd == "stop") {
     return pogi::cli::Admin(cmd, rest);
   }
+  if (cmd == "reset") return pogi::cli::Reset(rest);
+  if (cmd == "snapshot") return pogi::cli::Snapshot(rest);
+  if (cmd == "faults") return pogi::cli::FaultsCommand(rest);
+  if (cmd == "export") return pogi::cli::Export(rest);
+  if (cmd == "import") return pogi::cli::Import(rest);
   std::fprintf(stderr, "pogi: unknown command '%s' (see pogi --help)\n", cmd.c_str());
   return 2;
 }

@@ -37,6 +37,8 @@ enum class ErrorCode {
   kProvisionedThroughputExceeded,
   kRequestLimitExceeded,
   kInternalServerError,
+  kThrottling,
+  kServiceUnavailable,
 };
 
 struct ErrorInfo {

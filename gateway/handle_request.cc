@@ -39,6 +39,12 @@ namespace {
 
 ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req) {
   // DynamoDB answers a plain GET of its endpoint with a health line.
+  if (req.method == "GET" && req.target == "/_pogi/metrics") {
+    ApiResponse r;
+    r.body = engine.metrics().PrometheusText();
+    r.content_type = "text/plain; version=0.0.4";
+    return r;
+  }
   if (req.method == "GET") {
     ApiResponse r;
     r.body = "healthy: dynamodb.us-east-1.amazonaws.com ";
@@ -53,6 +59,14 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req) {
 
   std::unique_ptr<google::protobuf::Message> request(op->request_prototype->New());
   if (Status s = JsonToMessage(req.body, request.get()); !s.ok()) return ErrorResponse(s.error());
+  if (engine.faults().active()) {
+    if (auto fault = engine.faults().Check(engine, "http", op->name, *request)) {
+      if (fault->error) return ErrorResponse(*fault->error);
+      ApiResponse cut;
+      cut.disconnect = true;
+      return cut;
+    }
+  }
   auto result = op->invoke(engine, *request);
   if (!result.ok()) return ErrorResponse(result.error());
   ApiResponse r;

@@ -23,6 +23,7 @@ struct ApiResponse {
   int status = 200;
   std::string body;
   std::string content_type = "application/x-amz-json-1.0";
+  bool disconnect = false;  // a fault rule: close the connection, answer nothing
 };
 
 ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& request);

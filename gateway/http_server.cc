@@ -199,6 +199,10 @@ class Session : public std::enable_shared_from_this<Session> {
   // Writes the status line and headers by hand and sends them with the body
   // in one gather write.
   void Reply(ApiResponse api, unsigned version) {
+    if (api.disconnect) {  // a fault rule cuts the connection unanswered
+      --shared_.in_flight;
+      return Close();
+    }
     body_ = std::move(api.body);
     uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body_.data()), static_cast<uInt>(body_.size()));
     auto status = static_cast<http::status>(api.status);

@@ -10,19 +10,26 @@ Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
                                              std::shared_ptr<const Clock> clock,
                                              int64_t item_collection_limit) {
   POGI_ASSIGN_OR_RETURN(auto storage, storage::Storage::Open(options));
-  POGI_ASSIGN_OR_RETURN(auto records, storage->ListTables());
-  POGI_ASSIGN_OR_RETURN(auto index_records, storage->ListIndexes());
+  std::unique_ptr<Engine> engine(new Engine(std::move(storage), std::move(clock), item_collection_limit));
+  POGI_RETURN_IF_ERROR(engine->LoadCatalog());
+  return engine;
+}
+
+Status Engine::LoadCatalog() {
+  POGI_ASSIGN_OR_RETURN(auto records, storage_->ListTables());
+  POGI_ASSIGN_OR_RETURN(auto index_records, storage_->ListIndexes());
   std::map<int64_t, std::map<std::string, int64_t>> index_ids;  // table id -> name -> index id
   for (const auto& i : index_records) index_ids[i.table_id][i.name] = i.id;
-  std::unique_ptr<Engine> engine(new Engine(std::move(storage), std::move(clock), item_collection_limit));
+  std::vector<std::shared_ptr<const Table>> tables;
   for (auto& r : records) {
     v1::TableDescription d;
     if (!d.ParseFromString(r.description)) {
       return Error::Internal("catalog entry of table " + r.name + " is corrupt");
     }
-    engine->catalog_.Put(engine->catalog_.Make(r.id, std::move(d), index_ids[r.id]));
+    tables.push_back(catalog_.Make(r.id, std::move(d), index_ids[r.id]));
   }
-  return engine;
+  catalog_.ReplaceAll(tables);
+  return Status::Ok();
 }
 
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {

@@ -6,12 +6,15 @@
 #pragma once
 
 #include <memory>
+#include <shared_mutex>
 #include <string>
 
 #include "common/result.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/catalog.h"
 #include "service/clock.h"
+#include "service/faults.h"
+#include "service/metrics.h"
 #include "service/request_observers.h"
 #include "service/transaction_tokens.h"
 #include "storage/storage.h"
@@ -54,15 +57,42 @@ class Engine {
 
   const Clock& clock() const { return *clock_; }
 
+  // Admin (engine_admin.cc). Reset drops every table (`names` empty) or the
+  // named ones at once; returns the names dropped.
+  Result<std::vector<std::string>> Reset(const std::vector<std::string>& names);
+  // Snapshots of the whole database; a restore reloads the catalog.
+  Status CreateSnapshot(const std::string& name);
+  Status RestoreSnapshot(const std::string& name);
+  Result<std::vector<storage::SnapshotRecord>> ListSnapshots();
+  Status DeleteSnapshot(const std::string& name);
+  // Every operation of the operation table runs holding this shared; a
+  // restore holds it exclusively, so a request sees the old state or the
+  // new one, never a mix.
+  std::shared_lock<std::shared_mutex> LockState() { return std::shared_lock(state_mu_); }
+  // Reads for export: `fn` runs in one storage read transaction.
+  Status ReadStorage(const std::function<Status(storage::ReadTxn&)>& fn) { return storage_->Read(fn); }
+  // The table named `name`, or null.
+  std::shared_ptr<const Table> FindTableOrNull(const std::string& name) const { return catalog_.Find(name); }
+
   // Both front doors publish each answered request here (request log,
   // metrics, the admin request tail).
   RequestObservers& request_observers() { return request_observers_; }
+
+  // Fault rules; both doors check them before running an operation.
+  Faults& faults() { return faults_; }
+  // Per-operation metrics, collected from the first time someone asks.
+  Metrics& metrics() {
+    metrics_.Start(request_observers_, clock_->Now());
+    return metrics_;
+  }
 
  private:
   Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock,
          int64_t item_collection_limit)
       : storage_(std::move(storage)), clock_(std::move(clock)), catalog_(item_collection_limit) {}
 
+  // Loads the catalog from storage, replacing what it held.
+  Status LoadCatalog();
   // The table named `name`, or DynamoDB's ResourceNotFoundException.
   Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
   // The full description of `table`, live counters included.
@@ -73,6 +103,9 @@ class Engine {
   Catalog catalog_;
   TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
   RequestObservers request_observers_;
+  std::shared_mutex state_mu_;
+  Faults faults_;
+  Metrics metrics_;  // after request_observers_: removes its observer first
 };
 
 }  // namespace pogi::service

@@ -3,13 +3,16 @@
 #include "service/rpc/grpc_server.h"
 
 #include <grpc/support/log.h>
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 
 #include <mutex>
 
 #include "pogi/v1/admin.grpc.pb.h"
 #include "service/operations.h"
+#include "service/rpc/admin_service.h"
 
 namespace pogi::rpc {
 namespace {
@@ -52,6 +55,16 @@ class UnaryReactor final : public grpc::ServerGenericBidiReactor {
       Finish(ToStatus(Error::Serialization("request is not a valid " + req->GetTypeName())));
       return;
     }
+    if (engine_.faults().active()) {
+      if (auto fault = engine_.faults().Check(engine_, "grpc", op->name, *req)) {
+        // A gRPC call cannot cut the shared HTTP/2 connection alone: a cut
+        // answers UNAVAILABLE, what a client sees when its connection drops.
+        Finish(fault->error
+                   ? ToStatus(*fault->error)
+                   : grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection cut by a pogi fault rule"));
+        return;
+      }
+    }
     Result<std::unique_ptr<google::protobuf::Message>> result = Error::Internal("");
     try {
       result = op->invoke(engine_, *req);
@@ -87,10 +100,23 @@ class DynamoDbService final : public grpc::CallbackGenericService {
   service::Engine& engine_;
 };
 
-class AdminService final : public v1::Admin::CallbackService {
+// Status and Shutdown; the other Admin calls live in AdminRpcs.
+// The generic service has no name of its own, so server reflection would not
+// list pogi.v1.DynamoDB. This service carries the name with one method no
+// client calls ("/pogi.v1.DynamoDB/", an empty method name): reflection then
+// lists the service, and every real method still goes to the generic service.
+class DynamoDbServiceName final : public grpc::Service {
+ public:
+  DynamoDbServiceName() {
+    AddMethod(new grpc::internal::RpcServiceMethod(kDynamoPrefix.data(),
+                                                   grpc::internal::RpcMethod::NORMAL_RPC, nullptr));
+  }
+};
+
+class AdminService final : public AdminRpcs {
  public:
   AdminService(service::Engine& engine, std::function<void()> on_shutdown)
-      : engine_(engine), on_shutdown_(std::move(on_shutdown)) {}
+      : AdminRpcs(engine), engine_(engine), on_shutdown_(std::move(on_shutdown)) {}
 
   void SetInfo(const ServerInfo& info) {
     std::lock_guard lock(mu_);
@@ -122,25 +148,6 @@ class AdminService final : public v1::Admin::CallbackService {
     return reactor;
   }
 
-  grpc::ServerUnaryReactor* Tables(grpc::CallbackServerContext* ctx, const v1::ListTablesSummaryRequest*,
-                                   v1::ListTablesSummaryResponse* resp) override {
-    auto* reactor = ctx->DefaultReactor();
-    auto stats = engine_.Stats();
-    if (!stats.ok()) {
-      reactor->Finish(ToStatus(stats.error()));
-      return reactor;
-    }
-    for (const auto& t : *stats) {
-      auto* s = resp->add_tables();
-      s->set_table_name(t.name);
-      s->set_item_count(t.item_count);
-      s->set_size_bytes(t.size_bytes);
-      s->set_status(t.status);
-    }
-    reactor->Finish(grpc::Status::OK);
-    return reactor;
-  }
-
   grpc::ServerUnaryReactor* Shutdown(grpc::CallbackServerContext* ctx, const v1::ShutdownRequest*,
                                      v1::ShutdownResponse*) override {
     auto* reactor = ctx->DefaultReactor();
@@ -162,6 +169,9 @@ class GrpcServerImpl final : public GrpcServer {
       : dynamo_(engine), admin_(engine, std::move(on_shutdown)) {}
 
   Status Start(const std::string& host, uint16_t port) {
+    // grpcurl and container probes: server reflection and grpc.health.v1.
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    grpc::EnableDefaultHealthCheckService(true);
     grpc::ServerBuilder builder;
     int selected = 0;
     std::string addr =
@@ -169,6 +179,7 @@ class GrpcServerImpl final : public GrpcServer {
     builder.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
     builder.RegisterService(&admin_);
     builder.RegisterCallbackGenericService(&dynamo_);
+    builder.RegisterService(&dynamo_name_);
     builder.SetMaxReceiveMessageSize(16 * 1024 * 1024 + 4096);
     // SO_REUSEPORT would let two servers share a port by accident.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -188,6 +199,7 @@ class GrpcServerImpl final : public GrpcServer {
 
  private:
   DynamoDbService dynamo_;
+  DynamoDbServiceName dynamo_name_;
   AdminService admin_;
   std::unique_ptr<grpc::Server> server_;
   uint16_t port_ = 0;

@@ -19,6 +19,11 @@ int Snapshot(const std::vector<std::string>& args);
 int FaultsCommand(const std::vector<std::string>& args);
 int Export(const std::vector<std::string>& args);
 int Import(const std::vector<std::string>& args);
+// scan, query, get, put, delete over the DynamoDB gRPC service.
+int Data(const std::string& command, const std::vector<std::string>& args);
+int Tail(const std::vector<std::string>& args);
+int Top(const std::vector<std::string>& args);
+int Completion(const std::vector<std::string>& args);
 
 // Help texts.
 void PrintUsage();

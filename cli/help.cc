@@ -83,6 +83,61 @@ const std::map<std::string, const char*> kHelp = {
      "\n"
      "example: pogi import dump.jsonl\n"
      "         pogi import orders-copy orders.jsonl\n"},
+    {"scan",
+     "usage: pogi scan TABLE [--index I] [--filter EXPR] [--values JSON] [--names JSON]\n"
+     "                 [--projection P] [--limit N] [--consistent] [--output json|jsonl|table]\n"
+     "                 [--simple] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Every item of TABLE (all pages). Items print as DynamoDB JSON, or as plain\n"
+     "values with --simple (and always with --output table).\n"
+     "\n"
+     "example: pogi scan orders --output table\n"},
+    {"query",
+     "usage: pogi query TABLE --key EXPR [--values JSON] [--names JSON] [--index I]\n"
+     "                  [--filter EXPR] [--limit N] [--reverse] [--output json|jsonl|table]\n"
+     "                  [--simple]\n"
+     "\n"
+     "Items matching a key condition. --values takes DynamoDB JSON or plain JSON.\n"
+     "\n"
+     "example: pogi query orders --key 'pk = :v' --values '{\":v\": \"user#1\"}'\n"},
+    {"get",
+     "usage: pogi get TABLE KEY [--consistent] [--projection P] [--output json|jsonl|table]\n"
+     "\n"
+     "One item by its key (DynamoDB JSON or plain JSON); exit 1 when missing.\n"
+     "\n"
+     "example: pogi get orders '{\"pk\": \"user#1\", \"sk\": 3}'\n"},
+    {"put",
+     "usage: pogi put TABLE ITEM\n"
+     "\n"
+     "Writes one item (DynamoDB JSON or plain JSON).\n"
+     "\n"
+     "example: pogi put orders '{\"pk\": \"user#1\", \"sk\": 3, \"total\": 12.5}'\n"},
+    {"delete",
+     "usage: pogi delete TABLE KEY [--output json|jsonl|table]\n"
+     "\n"
+     "Deletes one item by its key and prints it as it was.\n"
+     "\n"
+     "example: pogi delete orders '{\"pk\": \"user#1\", \"sk\": 3}'\n"},
+    {"tail",
+     "usage: pogi tail [--body] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Each request as it is answered: time, door, operation, table, status,\n"
+     "latency, error type and request id; --body adds up to 1 KB of the body.\n"
+     "\n"
+     "example: pogi tail | grep PutItem\n"},
+    {"top",
+     "usage: pogi top [--interval 1s] [--iterations N] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Per operation and table: calls, rate, errors and p50/p99 latency, redrawn\n"
+     "each interval. Metrics are collected from the first time one asks.\n"
+     "\n"
+     "example: pogi top\n"},
+    {"completion",
+     "usage: pogi completion bash|zsh|fish\n"
+     "\n"
+     "Prints shell completion for pogi's commands.\n"
+     "\n"
+     "example: source <(pogi completion bash)\n"},
     {"faults",
      "usage: pogi faults add --operation OP[,OP...] [--table T[,T...]] [--key-prefix P]\n"
      "                       [--door http|grpc]\n"
@@ -127,6 +182,10 @@ void PrintUsage() {
       "  snapshot   save, restore, list or remove named snapshots of the database\n"
       "  export     write tables and items as JSON lines on stdout\n"
       "  import     load a dump made by export\n"
+      "  scan, query, get, put, delete   read and write items\n"
+      "  tail       each request as it is answered\n"
+      "  top        live rates and latencies per operation\n"
+      "  completion print shell completion (bash, zsh, fish)\n"
       "  faults     make chosen requests fail on purpose (errors, latency, cuts)\n"
       "  help CMD   help for one command\n"
       "\n"

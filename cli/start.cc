@@ -11,8 +11,8 @@
 #include "cli/commands.h"
 #include "cli/flags.h"
 #include "gateway/http_server.h"
-#include "service/rpc/grpc_server.h"
 #include "service/engine.h"
+#include "service/rpc/grpc_server.h"
 
 namespace pogi::cli {
 namespace {

@@ -110,6 +110,14 @@ class DynamoDbServiceName final : public grpc::Service {
   DynamoDbServiceName() {
     AddMethod(new grpc::internal::RpcServiceMethod(kDynamoPrefix.data(),
                                                    grpc::internal::RpcMethod::NORMAL_RPC, nullptr));
+    // A callback method (an async one with no handler would stall shutdown).
+    MarkMethodCallback(0,
+                       new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
+                           [](grpc::CallbackServerContext* ctx, const grpc::ByteBuffer*, grpc::ByteBuffer*) {
+                             auto* reactor = ctx->DefaultReactor();
+                             reactor->Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "no method name"));
+                             return reactor;
+                           }));
   }
 };
 

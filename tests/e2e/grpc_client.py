@@ -16,7 +16,13 @@ import subprocess
 import sys
 import tempfile
 
-import grpc  # noqa: F401  (a missing module must fail the run, not skip it)
+try:
+    import grpc  # noqa: F401  (a missing module must fail the run, not skip it)
+except ImportError:
+    # A python3 with a newer boto3 but no grpcio (pyenv, a venv): Debian's
+    # python3-grpcio and python3-protobuf, behind this python's own packages.
+    sys.path.append("/usr/lib/python3/dist-packages")
+    import grpc  # noqa: F401
 import google.protobuf  # noqa: F401
 from google.protobuf import descriptor_pb2
 

@@ -3,6 +3,7 @@ CLI: Tables and DescribeTable summaries, Reset, snapshots (durable ones
 survive a restart; in-memory ones live in memory; a restore is atomic for
 concurrent requests), and their refusals of bad input."""
 
+import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import os
 import threading
 import time

@@ -3,6 +3,7 @@ pogi loads into another and compares equal (100,000 items, with the memory
 of the exporting pogi measured flat), resumable positions, per-item import
 errors that do not stop the import, and refusals."""
 
+import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import json
 import os
 import tempfile

@@ -4,6 +4,7 @@ retried by botocore's standard retry mode, latency, cut connections, the
 schedules (next K, every Nth, seeded probability), matching by table, key
 prefix and door, and refusals of bad rules."""
 
+import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import json
 import time
 import unittest

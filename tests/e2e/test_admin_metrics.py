@@ -2,6 +2,7 @@
 and `pogi top`. They build on the RequestRecords both doors publish; until a
 door publishes them, the tests that need records skip with that reason."""
 
+import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import json
 import subprocess
 import threading

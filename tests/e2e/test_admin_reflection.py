@@ -3,6 +3,7 @@ probes use them (Debian 12 packages no grpcurl: a Python reflection client
 lists the services, fetches their descriptors and calls through them with
 no .proto at hand)."""
 
+import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import importlib
 import os
 import subprocess

@@ -6,6 +6,7 @@ skips, without them. The last test checks that every rpc of
 operation added to the proto needs a test in this file.
 """
 
+import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import unittest
 
 import grpc

@@ -14,6 +14,16 @@ int Start(const std::vector<std::string>& args);
 int Env(const std::vector<std::string>& args);
 // status, tables, describe, stop: gRPC clients of a running pogi.
 int Admin(const std::string& command, const std::vector<std::string>& args);
+int Reset(const std::vector<std::string>& args);
+int Snapshot(const std::vector<std::string>& args);
+int FaultsCommand(const std::vector<std::string>& args);
+int Export(const std::vector<std::string>& args);
+int Import(const std::vector<std::string>& args);
+// scan, query, get, put, delete over the DynamoDB gRPC service.
+int Data(const std::string& command, const std::vector<std::string>& args);
+int Tail(const std::vector<std::string>& args);
+int Top(const std::vector<std::string>& args);
+int Completion(const std::vector<std::string>& args);
 
 // `pogi clock [set TIME | advance DURATION | freeze | resume]`.
 int Clock(const std::vector<std::string>& args);

@@ -91,6 +91,121 @@ const std::map<std::string, const char*> kHelp = {
      "  "
      "{\"eventName\":\"INSERT\",\"keys\":{\"pk\":{\"S\":\"a\"}},\"newItem\":{...},\"table\":\"orders\",...}\n"
      "A watcher that cannot keep up gets {\"eventName\":\"DROPPED\",\"dropped\":N}.\n"},
+    {"reset",
+     "usage: pogi reset [TABLE...] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Drops every table of a running pogi, or only the named ones, at once.\n"
+     "\n"
+     "example: pogi reset              # an empty database before each test\n"
+     "         pogi reset orders users\n"},
+    {"snapshot",
+     "usage: pogi snapshot save NAME | restore NAME | list | rm NAME [--host H] [--grpc-port G]\n"
+     "\n"
+     "Named snapshots of the whole database. A durable pogi keeps them in\n"
+     "DATA_DIR/snapshots (they survive restarts); an in-memory one in memory.\n"
+     "A restore replaces every table at once: requests running meanwhile see\n"
+     "the old state or the new one, never a mix. NAME: letters, digits, '.',\n"
+     "'_' and '-'.\n"
+     "\n"
+     "example: pogi snapshot save seeded && pogi snapshot restore seeded\n"},
+    {"export",
+     "usage: pogi export [TABLE] [--host H] [--grpc-port G] > dump.jsonl\n"
+     "\n"
+     "Writes every table (or TABLE) as JSON lines on stdout: each table's\n"
+     "definition ({\"Table\": ...}, DescribeTable's shape), then its items\n"
+     "({\"TableName\": ..., \"Item\": ...}, PutItem's shape), streamed. Progress\n"
+     "goes to stderr when it is a terminal.\n"
+     "\n"
+     "example: pogi export orders > orders.jsonl\n"},
+    {"import",
+     "usage: pogi import [TABLE] FILE [--no-create] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Loads a dump of `pogi export` (FILE, or - for stdin), creating missing\n"
+     "tables from their definitions unless --no-create. With TABLE, every item\n"
+     "goes into TABLE. Items that fail are reported on stderr (exit 1) and the\n"
+     "rest are still written.\n"
+     "\n"
+     "example: pogi import dump.jsonl\n"
+     "         pogi import orders-copy orders.jsonl\n"},
+    {"scan",
+     "usage: pogi scan TABLE [--index I] [--filter EXPR] [--values JSON] [--names JSON]\n"
+     "                 [--projection P] [--limit N] [--consistent] [--output json|jsonl|table]\n"
+     "                 [--simple] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Every item of TABLE (all pages). Items print as DynamoDB JSON, or as plain\n"
+     "values with --simple (and always with --output table).\n"
+     "\n"
+     "example: pogi scan orders --output table\n"},
+    {"query",
+     "usage: pogi query TABLE --key EXPR [--values JSON] [--names JSON] [--index I]\n"
+     "                  [--filter EXPR] [--limit N] [--reverse] [--output json|jsonl|table]\n"
+     "                  [--simple]\n"
+     "\n"
+     "Items matching a key condition. --values takes DynamoDB JSON or plain JSON.\n"
+     "\n"
+     "example: pogi query orders --key 'pk = :v' --values '{\":v\": \"user#1\"}'\n"},
+    {"get",
+     "usage: pogi get TABLE KEY [--consistent] [--projection P] [--output json|jsonl|table]\n"
+     "\n"
+     "One item by its key (DynamoDB JSON or plain JSON); exit 1 when missing.\n"
+     "\n"
+     "example: pogi get orders '{\"pk\": \"user#1\", \"sk\": 3}'\n"},
+    {"put",
+     "usage: pogi put TABLE ITEM\n"
+     "\n"
+     "Writes one item (DynamoDB JSON or plain JSON).\n"
+     "\n"
+     "example: pogi put orders '{\"pk\": \"user#1\", \"sk\": 3, \"total\": 12.5}'\n"},
+    {"delete",
+     "usage: pogi delete TABLE KEY [--output json|jsonl|table]\n"
+     "\n"
+     "Deletes one item by its key and prints it as it was.\n"
+     "\n"
+     "example: pogi delete orders '{\"pk\": \"user#1\", \"sk\": 3}'\n"},
+    {"tail",
+     "usage: pogi tail [--body] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Each request as it is answered: time, door, operation, table, status,\n"
+     "latency, error type and request id; --body adds up to 1 KB of the body.\n"
+     "\n"
+     "example: pogi tail | grep PutItem\n"},
+    {"top",
+     "usage: pogi top [--interval 1s] [--iterations N] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Per operation and table: calls, rate, errors and p50/p99 latency, redrawn\n"
+     "each interval. Metrics are collected from the first time one asks.\n"
+     "\n"
+     "example: pogi top\n"},
+    {"completion",
+     "usage: pogi completion bash|zsh|fish\n"
+     "\n"
+     "Prints shell completion for pogi's commands.\n"
+     "\n"
+     "example: source <(pogi completion bash)\n"},
+    {"faults",
+     "usage: pogi faults add --operation OP[,OP...] [--table T[,T...]] [--key-prefix P]\n"
+     "                       [--door http|grpc]\n"
+     "                       (--error NAME [--message M] | --latency 200ms | --disconnect)\n"
+     "                       [--count K | --every N | --probability P [--seed S]]\n"
+     "       pogi faults list\n"
+     "       pogi faults clear [--id ID]\n"
+     "\n"
+     "Makes matching requests fail on purpose: a DynamoDB error in DynamoDB's\n"
+     "shape and HTTP status, added latency, or a cut connection (gRPC callers\n"
+     "see UNAVAILABLE). By default a rule acts on every matching call; --count K\n"
+     "acts on the next K, --every N on each Nth, --probability P on a seeded\n"
+     "random share (the same seed gives the same sequence). `list` shows how\n"
+     "often each rule matched and fired.\n"
+     "\n"
+     "errors: ProvisionedThroughputExceededException, ThrottlingException,\n"
+     "  RequestLimitExceeded, InternalServerError (500), ServiceUnavailable (503),\n"
+     "  TransactionConflict (a TransactionCanceledException for transactions),\n"
+     "  ConditionalCheckFailedException, TransactionInProgressException,\n"
+     "  ValidationException, ResourceNotFoundException, LimitExceededException,\n"
+     "  ItemCollectionSizeLimitExceededException\n"
+     "\n"
+     "example: pogi faults add --operation PutItem --table orders \\\n"
+     "           --error ProvisionedThroughputExceededException --count 2\n"},
 };
 
 }  // namespace
@@ -110,6 +225,15 @@ void PrintUsage() {
       "  clock      show, set, advance, freeze or resume pogi's clock\n"
       "  watch      print the changes committed to a running pogi\n"
       "  close-shard  close the open shard of a table's stream now\n"
+      "  reset      drop every table (or the named ones) at once\n"
+      "  snapshot   save, restore, list or remove named snapshots of the database\n"
+      "  export     write tables and items as JSON lines on stdout\n"
+      "  import     load a dump made by export\n"
+      "  scan, query, get, put, delete   read and write items\n"
+      "  tail       each request as it is answered\n"
+      "  top        live rates and latencies per operation\n"
+      "  completion print shell completion (bash, zsh, fish)\n"
+      "  faults     make chosen requests fail on purpose (errors, latency, cuts)\n"
       "  help CMD   help for one command\n"
       "\n"
       "  --version  print the version\n",

@@ -40,6 +40,17 @@ int main(int argc, char** argv) {
   if (cmd == "status" || cmd == "tables" || cmd == "describe" || cmd == "stop") {
     return pogi::cli::Admin(cmd, rest);
   }
+  if (cmd == "reset") return pogi::cli::Reset(rest);
+  if (cmd == "snapshot") return pogi::cli::Snapshot(rest);
+  if (cmd == "faults") return pogi::cli::FaultsCommand(rest);
+  if (cmd == "export") return pogi::cli::Export(rest);
+  if (cmd == "import") return pogi::cli::Import(rest);
+  if (cmd == "scan" || cmd == "query" || cmd == "get" || cmd == "put" || cmd == "delete") {
+    return pogi::cli::Data(cmd, rest);
+  }
+  if (cmd == "tail") return pogi::cli::Tail(rest);
+  if (cmd == "top") return pogi::cli::Top(rest);
+  if (cmd == "completion") return pogi::cli::Completion(rest);
   std::fprintf(stderr, "pogi: unknown command '%s' (see pogi --help)\n", cmd.c_str());
   return 2;
 }

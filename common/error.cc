@@ -9,10 +9,10 @@ namespace {
 // gRPC status codes, spelled out so this file needs no gRPC header.
 constexpr int kGrpcAborted = 10, kGrpcInvalidArgument = 3, kGrpcNotFound = 5, kGrpcFailedPrecondition = 9,
               kGrpcResourceExhausted = 8, kGrpcUnimplemented = 12, kGrpcUnauthenticated = 16,
-              kGrpcPermissionDenied = 7, kGrpcInternal = 13, kGrpcAlreadyExists = 6;
+              kGrpcPermissionDenied = 7, kGrpcInternal = 13, kGrpcAlreadyExists = 6, kGrpcUnavailable = 14;
 
 // The three families of __type prefixes DynamoDB uses. Indexed by ErrorCode.
-const std::array<ErrorInfo, 33> kTable = {{
+const std::array<ErrorInfo, 35> kTable = {{
     {"com.amazon.coral.validate#ValidationException", "ValidationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#SerializationException", "SerializationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400,
@@ -67,6 +67,12 @@ const std::array<ErrorInfo, 33> kTable = {{
     {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", "InvalidRestoreTimeException", 400, kGrpcInvalidArgument},
     {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", "DuplicateItemException", 400,
      kGrpcAlreadyExists},
+    // Answered only by fault rules (pogi is never throttled or unavailable).
+    {"com.amazon.coral.availability#ThrottlingException", "ThrottlingException", 400, kGrpcResourceExhausted},
+    // DynamoDB's __type for a 503 is not documented; this one follows the
+    // coral family of ThrottlingException.
+    {"com.amazon.coral.availability#ServiceUnavailableException", "ServiceUnavailable", 503,
+     kGrpcUnavailable},
 }};
 
 }  // namespace

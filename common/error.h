@@ -49,6 +49,8 @@ enum class ErrorCode {
   kPointInTimeRecoveryUnavailable,
   kInvalidRestoreTime,
   kDuplicateItem,  // PartiQL INSERT of an existing key
+  kThrottling,
+  kServiceUnavailable,
 };
 
 struct ErrorInfo {

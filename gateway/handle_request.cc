@@ -70,6 +70,13 @@ ApiResponse RefusedBefore(const Error& error, const ApiRequest& req, std::string
 }
 
 ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo* info) {
+  // pogi's own paths live under /_pogi/, which DynamoDB never answers.
+  if (req.method == "GET" && req.target == "/_pogi/metrics") {
+    ApiResponse r;
+    r.body = engine.metrics().PrometheusText();
+    r.content_type = "text/plain; version=0.0.4";
+    return r;
+  }
   if (req.method == "GET") {
     // DynamoDB answers a GET of its endpoint with a health line naming the
     // host the client used; no other path is served.
@@ -110,6 +117,19 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo
     ApiResponse r = ErrorResponse(s.error());
     r.content_type = content_type;
     return r;
+  }
+  // Fault rules (pogi faults): one relaxed load when there are none.
+  if (engine.faults().active()) {
+    if (auto fault = engine.faults().Check(engine, "http", op->name, *request)) {
+      if (fault->error) {
+        ApiResponse r = ErrorResponse(*fault->error);
+        r.content_type = content_type;
+        return r;
+      }
+      ApiResponse cut;
+      cut.disconnect = true;
+      return cut;
+    }
   }
   if (info) info->table = service::TableNameOf(*request);
   // The engine knows no HTTP: DescribeEndpoints answers the address the

@@ -43,6 +43,7 @@ struct ApiResponse {
   std::string body;
   std::string_view content_type = "application/x-amz-json-1.0";  // a literal
   std::string_view error_type;  // DynamoDB's short __type when the answer is an error
+  bool disconnect = false;      // a fault rule: close the connection, answer nothing
 };
 
 // What a request was, for the request log and metrics.

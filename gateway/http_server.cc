@@ -303,6 +303,10 @@ class Session : public std::enable_shared_from_this<Session> {
   // Writes the status line and headers by hand and sends them with the body
   // in one gather write.
   void Reply(ApiResponse api, unsigned version) {
+    if (api.disconnect) {  // a fault rule cuts the connection unanswered
+      --shared_.in_flight;
+      return Close();
+    }
     body_ = std::move(api.body);
     // DynamoDB compresses answers over 4 KB when asked; x-amz-crc32 covers
     // the bytes sent.

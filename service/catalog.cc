@@ -19,6 +19,13 @@ void Catalog::Remove(const std::string& name) {
   tables_.erase(name);
 }
 
+void Catalog::ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables) {
+  std::map<std::string, std::shared_ptr<const Table>> next;
+  for (const auto& t : tables) next[t->description.table_name()] = t;
+  std::lock_guard lock(mu_);
+  tables_ = std::move(next);
+}
+
 std::vector<std::shared_ptr<const Table>> Catalog::All() const {
   std::lock_guard lock(mu_);
   std::vector<std::shared_ptr<const Table>> out;

@@ -75,6 +75,8 @@ class Catalog {
   std::shared_ptr<const Table> Find(const std::string& name) const;
   void Put(std::shared_ptr<const Table> table);
   void Remove(const std::string& name);
+  // Replaces every table at once (after a snapshot restore).
+  void ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables);
   // Every table, ordered by name.
   std::vector<std::shared_ptr<const Table>> All() const;
 

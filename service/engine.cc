@@ -10,32 +10,38 @@ Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
                                              std::shared_ptr<const Clock> clock,
                                              int64_t item_collection_limit) {
   POGI_ASSIGN_OR_RETURN(auto storage, storage::Storage::Open(options));
-  POGI_ASSIGN_OR_RETURN(auto records, storage->ListTables());
-  POGI_ASSIGN_OR_RETURN(auto index_records, storage->ListIndexes());
+  std::unique_ptr<Engine> engine(new Engine(std::move(storage), std::move(clock), item_collection_limit));
+  POGI_RETURN_IF_ERROR(engine->LoadCatalog());
+  return engine;
+}
+
+Status Engine::LoadCatalog() {
+  POGI_ASSIGN_OR_RETURN(auto records, storage_->ListTables());
+  POGI_ASSIGN_OR_RETURN(auto index_records, storage_->ListIndexes());
   std::map<int64_t, std::map<std::string, int64_t>> index_ids;  // table id -> name -> index id
   for (const auto& i : index_records) index_ids[i.table_id][i.name] = i.id;
-  std::unique_ptr<Engine> engine(new Engine(std::move(storage), std::move(clock), item_collection_limit));
+  std::vector<std::shared_ptr<const Table>> tables;
   for (auto& r : records) {
     v1::TableDescription d;
     if (!d.ParseFromString(r.description)) {
       return Error::Internal("catalog entry of table " + r.name + " is corrupt");
     }
-    auto table = engine->catalog_.Make(r.id, std::move(d), index_ids[r.id]);
+    auto table = catalog_.Make(r.id, std::move(d), index_ids[r.id]);
     std::string settings;
-    POGI_RETURN_IF_ERROR(engine->storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
       POGI_ASSIGN_OR_RETURN(settings, txn.GetTableSettings(r.id));
       return Status::Ok();
     }));
-    if (!settings.empty()) {
-      v1::TableSettings parsed;
-      if (!parsed.ParseFromString(settings))
-        return Error::Internal("settings of table " + r.name + " are corrupt");
-      table = Catalog::WithSettings(*table, std::move(parsed));
+    v1::TableSettings parsed;
+    if (!settings.empty() && !parsed.ParseFromString(settings)) {
+      return Error::Internal("settings of table " + r.name + " are corrupt");
     }
-    engine->catalog_.Put(std::move(table));
+    // Always the stored settings: after a snapshot restore the catalog may
+    // still hold another table under the same id.
+    tables.push_back(Catalog::WithSettings(*table, std::move(parsed)));
   }
-  POGI_RETURN_IF_ERROR(engine->streams_.Load(*engine->storage_));
-  return engine;
+  catalog_.ReplaceAll(tables);
+  return streams_.Load(*storage_);
 }
 
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {

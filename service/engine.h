@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 
 #include "common/result.h"
@@ -17,6 +18,8 @@
 #include "service/change_capture.h"
 #include "service/change_feed.h"
 #include "service/clock.h"
+#include "service/faults.h"
+#include "service/metrics.h"
 #include "service/request_observers.h"
 #include "service/streams.h"
 #include "service/restore.h"
@@ -114,9 +117,34 @@ class Engine {
   // The live change feed (Admin WatchChanges).
   ChangeFeed& change_feed() { return feed_; }
 
+  // Admin (engine_admin.cc). Reset drops every table (`names` empty) or the
+  // named ones at once; returns the names dropped.
+  Result<std::vector<std::string>> Reset(const std::vector<std::string>& names);
+  // Snapshots of the whole database; a restore reloads the catalog.
+  Status CreateSnapshot(const std::string& name);
+  Status RestoreSnapshot(const std::string& name);
+  Result<std::vector<storage::SnapshotRecord>> ListSnapshots();
+  Status DeleteSnapshot(const std::string& name);
+  // Every operation of the operation table runs holding this shared; a
+  // restore holds it exclusively, so a request sees the old state or the
+  // new one, never a mix.
+  std::shared_lock<std::shared_mutex> LockState() { return std::shared_lock(state_mu_); }
+  // Reads for export: `fn` runs in one storage read transaction.
+  Status ReadStorage(const std::function<Status(storage::ReadTxn&)>& fn) { return storage_->Read(fn); }
+  // The table named `name`, or null.
+  std::shared_ptr<const Table> FindTableOrNull(const std::string& name) const { return catalog_.Find(name); }
+
   // Both front doors publish each answered request here (request log,
   // metrics, the admin request tail).
   RequestObservers& request_observers() { return request_observers_; }
+
+  // Fault rules; both doors check them before running an operation.
+  Faults& faults() { return faults_; }
+  // Per-operation metrics, collected from the first time someone asks.
+  Metrics& metrics() {
+    metrics_.Start(request_observers_, clock_->Now());
+    return metrics_;
+  }
 
  private:
   friend class PartiqlRunner;  // PartiQL reads run on storage_ directly
@@ -136,6 +164,8 @@ class Engine {
   // TTL: deletes the expired items of every table with TTL enabled.
   Status SweepExpiredItems();
 
+  // Loads the catalog from storage, replacing what it held.
+  Status LoadCatalog();
   // The table named `name`, or DynamoDB's ResourceNotFoundException.
   Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
   // The full description of `table`, live counters included.
@@ -169,6 +199,9 @@ class Engine {
   std::mutex maintenance_mu_;
   TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
   RequestObservers request_observers_;
+  std::shared_mutex state_mu_;
+  Faults faults_;
+  Metrics metrics_;  // after request_observers_: removes its observer first
 };
 
 }  // namespace pogi::service

@@ -8,6 +8,7 @@ namespace pogi::service {
 Status Streams::Load(storage::Storage& storage) {
   POGI_ASSIGN_OR_RETURN(auto rows, storage.ListStreams());
   std::lock_guard lock(mu_);
+  streams_.clear();  // a snapshot restore loads again
   for (const auto& r : rows) {
     v1::StreamState s;
     if (!s.ParseFromString(r.state)) return Error::Internal("stream " + std::to_string(r.id) + " is corrupt");

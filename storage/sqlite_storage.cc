@@ -13,6 +13,7 @@
 
 #include "storage/sqlite_control.h"
 #include "storage/sqlite_db.h"
+#include "storage/sqlite_snapshots.h"
 #include "storage/storage.h"
 #include "storage/table_counters.h"
 
@@ -514,7 +515,8 @@ class SqliteTxn final : public WriteTxn {
 
 class SqliteStorage final : public Storage {
  public:
-  SqliteStorage(std::unique_ptr<Db> db, bool in_memory) : db_(std::move(db)), in_memory_(in_memory) {}
+  SqliteStorage(std::unique_ptr<Db> db, bool in_memory, std::string snapshot_dir)
+      : db_(std::move(db)), in_memory_(in_memory), snapshots_(std::move(snapshot_dir)) {}
 
   // Writes the counters back and marks the catalog's counters exact.
   ~SqliteStorage() override {
@@ -539,6 +541,29 @@ class SqliteStorage final : public Storage {
   // from the items. Then marks the database in use until the next close.
   Status LoadCounters() {
     std::lock_guard lock(db_mu_);
+    return LoadCountersLocked();
+  }
+
+  Status SaveSnapshot(const std::string& name) override {
+    std::lock_guard lock(db_mu_);
+    return snapshots_.Save(*db_, name);
+  }
+
+  // A snapshot's catalog counters are those of the last clean close, if any:
+  // the counters are counted again from its items.
+  Status RestoreSnapshot(const std::string& name) override {
+    std::lock_guard lock(db_mu_);
+    POGI_RETURN_IF_ERROR(snapshots_.Restore(*db_, name));
+    (void)db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)");
+    counters_.Clear();
+    return LoadCountersLocked();
+  }
+
+  Result<std::vector<SnapshotRecord>> ListSnapshots() override { return snapshots_.List(); }
+  Status DeleteSnapshot(const std::string& name) override { return snapshots_.Delete(name); }
+
+ private:
+  Status LoadCountersLocked() {
     POGI_ASSIGN_OR_RETURN(auto clean, db_->Prepare("SELECT value FROM meta WHERE key='clean'"));
     bool was_clean = clean->Step() == SQLITE_ROW && clean->Int(0) == 1;
     const char* sql = was_clean ? "SELECT id, item_count, size_bytes FROM catalog"
@@ -557,6 +582,7 @@ class SqliteStorage final : public Storage {
     return db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)");
   }
 
+ public:
   Result<std::vector<TableRecord>> ListTables() override {
     std::lock_guard lock(db_mu_);
     POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("SELECT id, name, description FROM catalog ORDER BY name"));
@@ -685,6 +711,7 @@ class SqliteStorage final : public Storage {
   std::mutex db_mu_;        // the connection
   std::unique_ptr<Db> db_;
   bool in_memory_;
+  SnapshotStore snapshots_;
 };
 
 Status CheckFormat(Db& db) {
@@ -783,7 +810,8 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
                                                        : "PRAGMA synchronous=NORMAL;";
   if (Status s = db->Exec(durability); !s.ok()) return fail(s.error());
   if (Status s = CheckFormat(*db); !s.ok()) return fail(s.error());
-  auto storage = std::make_unique<SqliteStorage>(std::move(db), options.in_memory);
+  auto storage = std::make_unique<SqliteStorage>(std::move(db), options.in_memory,
+                                                 options.in_memory ? "" : options.data_dir + "/snapshots");
   if (Status s = storage->LoadCounters(); !s.ok()) return fail(s.error());
   return std::unique_ptr<Storage>(std::move(storage));
 }

@@ -212,6 +212,13 @@ class WriteTxn : public ReadTxn {
   virtual Status DropHistory(int64_t table_id) = 0;
 };
 
+// A named copy of the whole database.
+struct SnapshotRecord {
+  std::string name;
+  int64_t size_bytes = 0;
+  double created_at = 0;  // seconds since the epoch
+};
+
 struct Options {
   std::string data_dir;            // folder holding pogi.db; ignored when in_memory
   bool in_memory = false;          // keep nothing on disk
@@ -241,6 +248,17 @@ class Storage {
 
   // Runs `fn` against a consistent snapshot. Thread-safe.
   virtual Status Read(const std::function<Status(ReadTxn&)>& fn) = 0;
+
+  // Named snapshots of the whole database: kept with the data by a durable
+  // backend (they survive restarts), in memory by an in-memory one. Save
+  // replaces a snapshot of the same name. Restore replaces every table with
+  // the snapshot's in one step: a Read or Write sees all of the old state or
+  // all of the new. Missing names answer ResourceNotFound. Names are checked
+  // by the caller (letters, digits, '.', '_', '-').
+  virtual Status SaveSnapshot(const std::string& name) = 0;
+  virtual Status RestoreSnapshot(const std::string& name) = 0;
+  virtual Result<std::vector<SnapshotRecord>> ListSnapshots() = 0;
+  virtual Status DeleteSnapshot(const std::string& name) = 0;
 };
 
 }  // namespace pogi::storage

@@ -56,6 +56,10 @@ class TableCounters {
     }
     for (int64_t id : changes.dropped) values_.erase(id);
   }
+  void Clear() {
+    std::lock_guard lock(mu_);
+    values_.clear();
+  }
   std::map<int64_t, Count> All() const {
     std::lock_guard lock(mu_);
     return values_;

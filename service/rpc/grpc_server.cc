@@ -3,8 +3,10 @@
 #include "service/rpc/grpc_server.h"
 
 #include <grpc/support/log.h>
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 
 #include <atomic>
 #include <chrono>
@@ -14,6 +16,7 @@
 #include "pogi/v1/admin.grpc.pb.h"
 #include "service/operations.h"
 #include "service/rpc/admin_changes.h"
+#include "service/rpc/admin_service.h"
 
 namespace pogi::rpc {
 namespace {
@@ -70,6 +73,15 @@ class UnaryReactor final : public grpc::ServerGenericBidiReactor {
       return FinishWith(Error::Serialization("request is not a valid " + req->GetTypeName()));
     }
     if (observing_) table_ = service::TableNameOf(*req);
+    // Fault rules (pogi faults): one relaxed load when there are none.
+    if (engine_.faults().active()) {
+      if (auto fault = engine_.faults().Check(engine_, "grpc", op->name, *req)) {
+        // A gRPC call cannot cut the shared HTTP/2 connection alone: a cut
+        // answers UNAVAILABLE, what a client sees when its connection drops.
+        if (fault->error) return FinishWith(*fault->error);
+        return FinishWith(Error(ErrorCode::kServiceUnavailable, "connection cut by a pogi fault rule"));
+      }
+    }
     Result<std::unique_ptr<google::protobuf::Message>> result = Error::Internal("");
     try {
       result = op->invoke(engine_, *req);
@@ -132,10 +144,31 @@ class DynamoDbService final : public grpc::CallbackGenericService {
   service::Engine& engine_;
 };
 
-class AdminService final : public v1::Admin::CallbackService {
+// Status and Shutdown; the other Admin calls live in AdminRpcs.
+// The generic service has no name of its own, so server reflection would not
+// list pogi.v1.DynamoDB. This service carries the name with one method no
+// client calls ("/pogi.v1.DynamoDB/", an empty method name): reflection then
+// lists the service, and every real method still goes to the generic service.
+class DynamoDbServiceName final : public grpc::Service {
+ public:
+  DynamoDbServiceName() {
+    AddMethod(new grpc::internal::RpcServiceMethod(kDynamoPrefix.data(),
+                                                   grpc::internal::RpcMethod::NORMAL_RPC, nullptr));
+    // A callback method (an async one with no handler would stall shutdown).
+    MarkMethodCallback(0,
+                       new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
+                           [](grpc::CallbackServerContext* ctx, const grpc::ByteBuffer*, grpc::ByteBuffer*) {
+                             auto* reactor = ctx->DefaultReactor();
+                             reactor->Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "no method name"));
+                             return reactor;
+                           }));
+  }
+};
+
+class AdminService final : public AdminRpcs {
  public:
   AdminService(service::Engine& engine, std::function<void()> on_shutdown)
-      : engine_(engine), on_shutdown_(std::move(on_shutdown)) {}
+      : AdminRpcs(engine), engine_(engine), on_shutdown_(std::move(on_shutdown)) {}
 
   void SetInfo(const ServerInfo& info) {
     std::lock_guard lock(mu_);
@@ -163,25 +196,6 @@ class AdminService final : public v1::Admin::CallbackService {
     int64_t items = 0;
     for (const auto& t : *stats) items += t.item_count;
     resp->set_item_count(items);
-    reactor->Finish(grpc::Status::OK);
-    return reactor;
-  }
-
-  grpc::ServerUnaryReactor* Tables(grpc::CallbackServerContext* ctx, const v1::ListTablesSummaryRequest*,
-                                   v1::ListTablesSummaryResponse* resp) override {
-    auto* reactor = ctx->DefaultReactor();
-    auto stats = engine_.Stats();
-    if (!stats.ok()) {
-      reactor->Finish(ToStatus(stats.error()));
-      return reactor;
-    }
-    for (const auto& t : *stats) {
-      auto* s = resp->add_tables();
-      s->set_table_name(t.name);
-      s->set_item_count(t.item_count);
-      s->set_size_bytes(t.size_bytes);
-      s->set_status(t.status);
-    }
     reactor->Finish(grpc::Status::OK);
     return reactor;
   }
@@ -283,6 +297,9 @@ class GrpcServerImpl final : public GrpcServer {
       : engine_(engine), dynamo_(engine), admin_(engine, std::move(on_shutdown)) {}
 
   Status Start(const std::string& host, uint16_t port) {
+    // grpcurl and container probes: server reflection and grpc.health.v1.
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    grpc::EnableDefaultHealthCheckService(true);
     grpc::ServerBuilder builder;
     int selected = 0;
     std::string addr =
@@ -290,6 +307,7 @@ class GrpcServerImpl final : public GrpcServer {
     builder.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
     builder.RegisterService(&admin_);
     builder.RegisterCallbackGenericService(&dynamo_);
+    builder.RegisterService(&dynamo_name_);
     builder.SetMaxReceiveMessageSize(16 * 1024 * 1024 + 4096);
     // SO_REUSEPORT would let two servers share a port by accident.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -311,6 +329,7 @@ class GrpcServerImpl final : public GrpcServer {
  private:
   service::Engine& engine_;
   DynamoDbService dynamo_;
+  DynamoDbServiceName dynamo_name_;
   AdminService admin_;
   std::unique_ptr<grpc::Server> server_;
   uint16_t port_ = 0;

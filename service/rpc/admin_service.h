@@ -1,0 +1,62 @@
+// AdminRpcs: the calls of pogi.v1.Admin beyond status and shutdown — tables,
+// reset and snapshots (admin_tables.cc), export and import (admin_export.cc),
+// faults (admin_faults.cc), metrics and the request tail (admin_metrics.cc).
+// Included by the gRPC files of service/rpc only.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include "pogi/v1/admin.grpc.pb.h"
+#include "service/engine.h"
+
+namespace pogi::rpc {
+
+class AdminRpcs : public v1::Admin::CallbackService {
+ public:
+  explicit AdminRpcs(service::Engine& engine) : engine_(engine) {}
+
+  grpc::ServerUnaryReactor* Tables(grpc::CallbackServerContext* ctx, const v1::ListTablesSummaryRequest*,
+                                   v1::ListTablesSummaryResponse* resp) override;
+  grpc::ServerUnaryReactor* DescribeTable(grpc::CallbackServerContext* ctx,
+                                          const v1::AdminDescribeTableRequest* req,
+                                          v1::AdminDescribeTableResponse* resp) override;
+  grpc::ServerUnaryReactor* Reset(grpc::CallbackServerContext* ctx, const v1::ResetRequest* req,
+                                  v1::ResetResponse* resp) override;
+  grpc::ServerUnaryReactor* CreateSnapshot(grpc::CallbackServerContext* ctx,
+                                           const v1::CreateSnapshotRequest* req,
+                                           v1::CreateSnapshotResponse* resp) override;
+  grpc::ServerUnaryReactor* ListSnapshots(grpc::CallbackServerContext* ctx,
+                                          const v1::ListSnapshotsRequest* req,
+                                          v1::ListSnapshotsResponse* resp) override;
+  grpc::ServerUnaryReactor* RestoreSnapshot(grpc::CallbackServerContext* ctx,
+                                            const v1::RestoreSnapshotRequest* req,
+                                            v1::RestoreSnapshotResponse* resp) override;
+  grpc::ServerUnaryReactor* DeleteSnapshot(grpc::CallbackServerContext* ctx,
+                                           const v1::DeleteSnapshotRequest* req,
+                                           v1::DeleteSnapshotResponse* resp) override;
+  grpc::ServerUnaryReactor* AddFault(grpc::CallbackServerContext* ctx, const v1::AddFaultRequest* req,
+                                     v1::AddFaultResponse* resp) override;
+  grpc::ServerUnaryReactor* ListFaults(grpc::CallbackServerContext* ctx, const v1::ListFaultsRequest* req,
+                                       v1::ListFaultsResponse* resp) override;
+  grpc::ServerUnaryReactor* ClearFaults(grpc::CallbackServerContext* ctx, const v1::ClearFaultsRequest* req,
+                                        v1::ClearFaultsResponse* resp) override;
+  grpc::ServerWriteReactor<v1::ExportRecord>* ExportTable(grpc::CallbackServerContext* ctx,
+                                                          const v1::ExportTableRequest* req) override;
+  grpc::ServerReadReactor<v1::ImportRequest>* ImportTable(grpc::CallbackServerContext* ctx,
+                                                          v1::ImportResponse* resp) override;
+  grpc::ServerUnaryReactor* GetMetrics(grpc::CallbackServerContext* ctx, const v1::GetMetricsRequest* req,
+                                       v1::GetMetricsResponse* resp) override;
+  grpc::ServerWriteReactor<v1::RequestEvent>* TailRequests(grpc::CallbackServerContext* ctx,
+                                                           const v1::TailRequestsRequest* req) override;
+
+ protected:
+  service::Engine& engine_;
+};
+
+// A finished unary reactor: OK, or the gRPC status of `error`.
+grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* ctx, const pogi::Status& status);
+// A finished unary reactor with a plain gRPC status (INVALID_ARGUMENT...).
+grpc::ServerUnaryReactor* Done(grpc::CallbackServerContext* ctx, grpc::StatusCode code,
+                               const std::string& message);
+
+}  // namespace pogi::rpc

@@ -200,6 +200,88 @@ class GrpcDynamoDB(ServerTestCase):
             fn(pb.ListTablesRequest(), timeout=10)
         self.assertEqual(cm.exception.code(), grpc.StatusCode.UNIMPLEMENTED)
 
+    def test_ttl_over_grpc(self):
+        self.create("grpc-ttl")
+        spec = pb.TimeToLiveSpecification(enabled=True, attribute_name="expires")
+        resp = self.call("UpdateTimeToLive", pb.UpdateTimeToLiveRequest(
+            table_name="grpc-ttl", time_to_live_specification=spec))
+        self.assertEqual(resp.time_to_live_specification.attribute_name, "expires")
+        desc = self.call("DescribeTimeToLive", pb.DescribeTimeToLiveRequest(table_name="grpc-ttl"))
+        self.assertEqual(desc.time_to_live_description.time_to_live_status, "ENABLED")
+
+    def test_partiql_over_grpc(self):
+        self.create("grpc-pq")
+        self.call("ExecuteStatement", pb.ExecuteStatementRequest(
+            statement="INSERT INTO \"grpc-pq\" VALUE {'pk': ?, 'n': 1}",
+            parameters=[self.S("a")]))
+        sel = self.call("ExecuteStatement", pb.ExecuteStatementRequest(
+            statement="SELECT * FROM \"grpc-pq\" WHERE pk = 'a'"))
+        self.assertEqual(len(sel.items.items), 1)
+        self.assertEqual(sel.items.items[0].attributes["n"].n, "1")
+        batch = self.call("BatchExecuteStatement", pb.BatchExecuteStatementRequest(statements=[
+            pb.BatchStatementRequest(statement="SELECT * FROM \"grpc-pq\" WHERE pk = 'a'"),
+            pb.BatchStatementRequest(statement="SELECT * FROM \"grpc-pq\" WHERE pk = 'zz'")]))
+        self.assertEqual(len(batch.responses), 2)
+        self.assertEqual(batch.responses[0].item["pk"].s, "a")
+        self.call("ExecuteTransaction", pb.ExecuteTransactionRequest(transact_statements=[
+            pb.ParameterizedStatement(statement="UPDATE \"grpc-pq\" SET n = 2 WHERE pk = 'a'")]))
+        get = self.call("GetItem", pb.GetItemRequest(table_name="grpc-pq",
+                                                     key=pb.Item(attributes={"pk": self.S("a")})))
+        self.assertEqual(get.item.attributes["n"].n, "2")
+
+    def test_control_plane_over_grpc(self):
+        arn = self.create("grpc-cp").table_description.table_arn
+        self.call("TagResource", pb.TagResourceRequest(resource_arn=arn, tags=[pb.Tag(key="team", value="a")]))
+        tags = self.call("ListTagsOfResource", pb.ListTagsOfResourceRequest(resource_arn=arn))
+        self.assertEqual([(t.key, t.value) for t in tags.tags], [("team", "a")])
+        self.call("UntagResource", pb.UntagResourceRequest(resource_arn=arn, tag_keys=["team"]))
+        self.assertEqual(len(self.call("ListTagsOfResource",
+                                       pb.ListTagsOfResourceRequest(resource_arn=arn)).tags), 0)
+        limits = self.call("DescribeLimits", pb.DescribeLimitsRequest())
+        self.assertEqual(limits.table_max_read_capacity_units, 40000)
+        ends = self.call("DescribeEndpoints", pb.DescribeEndpointsRequest(pogi_host="localhost:1"))
+        self.assertEqual(ends.endpoints[0].cache_period_in_minutes, 1440)
+        policy = '{"Version":"2012-10-17","Statement":[]}'
+        rev = self.call("PutResourcePolicy", pb.PutResourcePolicyRequest(resource_arn=arn, policy=policy))
+        got = self.call("GetResourcePolicy", pb.GetResourcePolicyRequest(resource_arn=arn))
+        self.assertEqual((got.policy, got.revision_id), (policy, rev.revision_id))
+        self.call("DeleteResourcePolicy", pb.DeleteResourcePolicyRequest(resource_arn=arn))
+        upd = self.call("UpdateContributorInsights", pb.UpdateContributorInsightsRequest(
+            table_name="grpc-cp", contributor_insights_action="ENABLE"))
+        self.assertEqual(upd.contributor_insights_status, "ENABLING")
+        desc = self.call("DescribeContributorInsights",
+                         pb.DescribeContributorInsightsRequest(table_name="grpc-cp"))
+        self.assertEqual(desc.contributor_insights_status, "ENABLED")
+        listed = self.call("ListContributorInsights", pb.ListContributorInsightsRequest(table_name="grpc-cp"))
+        self.assertEqual(len(listed.contributor_insights_summaries), 1)
+
+    def test_backups_and_pitr_over_grpc(self):
+        self.create("grpc-bk")
+        self.put("grpc-bk", pk=self.S("a"), n=self.N("1"))
+        backup = self.call("CreateBackup", pb.CreateBackupRequest(table_name="grpc-bk", backup_name="backup-one"))
+        backup_arn = backup.backup_details.backup_arn
+        desc = self.call("DescribeBackup", pb.DescribeBackupRequest(backup_arn=backup_arn))
+        self.assertEqual(desc.backup_description.backup_details.backup_name, "backup-one")
+        listed = self.call("ListBackups", pb.ListBackupsRequest(table_name="grpc-bk"))
+        self.assertEqual([b.backup_arn for b in listed.backup_summaries], [backup_arn])
+        self.call("RestoreTableFromBackup", pb.RestoreTableFromBackupRequest(
+            target_table_name="grpc-bk-restored", backup_arn=backup_arn))
+        got = self.call("GetItem", pb.GetItemRequest(table_name="grpc-bk-restored",
+                                                     key=pb.Item(attributes={"pk": self.S("a")})))
+        self.assertEqual(got.item.attributes["n"].n, "1")
+        self.call("DeleteBackup", pb.DeleteBackupRequest(backup_arn=backup_arn))
+        spec = pb.PointInTimeRecoverySpecification(point_in_time_recovery_enabled=True)
+        self.call("UpdateContinuousBackups", pb.UpdateContinuousBackupsRequest(
+            table_name="grpc-bk", point_in_time_recovery_specification=spec))
+        cont = self.call("DescribeContinuousBackups", pb.DescribeContinuousBackupsRequest(table_name="grpc-bk"))
+        self.assertEqual(cont.continuous_backups_description.point_in_time_recovery_description
+                         .point_in_time_recovery_status, "ENABLED")
+        self.call("RestoreTableToPointInTime", pb.RestoreTableToPointInTimeRequest(
+            source_table_name="grpc-bk", target_table_name="grpc-bk-pitr", use_latest_restorable_time=True))
+        got = self.call("GetItem", pb.GetItemRequest(table_name="grpc-bk-pitr",
+                                                     key=pb.Item(attributes={"pk": self.S("a")})))
+        self.assertEqual(got.item.attributes["n"].n, "1")
+
     def test_zz_every_operation_was_called(self):
         every = {m[0] for m in grpc_client.service_methods(pb, "DynamoDB")}
         self.assertEqual(sorted(every - CALLED), [],

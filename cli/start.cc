@@ -38,8 +38,8 @@ int Start(const std::vector<std::string>& args) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
-               "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock", "ttl-interval",
-               "stream-shard-hours"},
+               "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock",
+               "ttl-interval", "stream-shard-hours"},
               {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");

@@ -2,7 +2,8 @@
 // header-only): spdlog owns the sinks, the level filter, the time stamp and
 // the locking; this file renders the message and its fields as text
 // (logfmt-style key=value) or as the body of one JSON object.
-#define SPDLOG_LEVEL_NAMES {"trace", "debug", "info", "warn", "error", "critical", "off"}
+#define SPDLOG_LEVEL_NAMES \
+  { "trace", "debug", "info", "warn", "error", "critical", "off" }
 
 #include "common/log.h"
 
@@ -45,8 +46,9 @@ std::shared_ptr<spdlog::logger> MakeLogger(spdlog::sink_ptr sink, Format format,
 }
 
 State& Current() {
-  static State state{MakeLogger(std::make_shared<spdlog::sinks::stderr_sink_mt>(), Format::kText, Level::kInfo),
-                     Format::kText};
+  static State state{
+      MakeLogger(std::make_shared<spdlog::sinks::stderr_sink_mt>(), Format::kText, Level::kInfo),
+      Format::kText};
   return state;
 }
 

@@ -7,8 +7,8 @@
 
 #include "gateway/edge.h"
 #include "gateway/json_codec.h"
-#include "pogi/v1/dynamodb.pb.h"
 #include "gateway/json_doc.h"
+#include "pogi/v1/dynamodb.pb.h"
 #include "service/operations.h"
 
 namespace pogi::gateway {

@@ -5,13 +5,18 @@ namespace pogi::service {
 
 Status CaptureChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                      const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                     ChangeSource source) {
+                     std::string_view new_item_stored, ChangeSource source) {
   const ChangeCapture& capture = *table.capture;
   double now = capture.clock->Now();
   int64_t sequence = 0;
   if (table.stream_id != 0) {
-    v1::Record record = BuildRecord(table, table.stream_view_type, old_item, new_item, now, source);
-    POGI_ASSIGN_OR_RETURN(sequence, txn.AppendStreamRecord(table.stream_id, now, record.SerializeAsString()));
+    std::string_view new_proto;
+    if (new_item && !new_item_stored.empty()) {
+      POGI_ASSIGN_OR_RETURN(new_proto, value::StoredItemProto(new_item_stored));
+    }
+    std::string record =
+        SerializeRecord(table, table.stream_view_type, old_item, new_item, new_proto, now, source);
+    POGI_ASSIGN_OR_RETURN(sequence, txn.AppendStreamRecord(table.stream_id, now, record));
   }
   if (!capture.feed->active()) return Status::Ok();
   v1::ChangeEvent event;

@@ -18,8 +18,10 @@ struct ChangeCapture {
 };
 
 // REQUIRES: table.capture is set; old_item and new_item are not both null.
+// `new_item_stored` is the new item's stored form (value::EncodeItem), so
+// that a record's new image is written without encoding the item again.
 Status CaptureChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                      const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                     ChangeSource source);
+                     std::string_view new_item_stored, ChangeSource source);
 
 }  // namespace pogi::service

@@ -111,7 +111,7 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   // Streams off and nobody watching: one branch and one relaxed load.
   if (table.capture && (table.stream_id != 0 || table.capture->feed->active()) &&
       !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
-    POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, source));
+    POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, bytes, source));
   }
   // Point-in-time recovery off: one branch.
   if (table.settings.pitr().enabled()) {

@@ -18,15 +18,15 @@ namespace pogi::service {
 
 // One answered request. Views are valid during the call to the observer only.
 struct RequestRecord {
-  std::string_view door;        // "http" or "grpc"
-  std::string_view operation;   // "PutItem"; empty when the request named no known operation
-  std::string_view table;       // the table the request names, if any
-  int status = 0;               // HTTP status, or the gRPC status code
-  std::string_view error_type;  // DynamoDB's short __type on errors ("ValidationException")
-  int64_t latency_us = 0;       // from the request read to the answer ready
-  std::string_view request_id;  // x-amzn-RequestId (HTTP) or the call's id
-  size_t bytes_in = 0;          // request body bytes
-  size_t bytes_out = 0;         // response body bytes
+  std::string_view door;          // "http" or "grpc"
+  std::string_view operation;     // "PutItem"; empty when the request named no known operation
+  std::string_view table;         // the table the request names, if any
+  int status = 0;                 // HTTP status, or the gRPC status code
+  std::string_view error_type;    // DynamoDB's short __type on errors ("ValidationException")
+  int64_t latency_us = 0;         // from the request read to the answer ready
+  std::string_view request_id;    // x-amzn-RequestId (HTTP) or the call's id
+  size_t bytes_in = 0;            // request body bytes
+  size_t bytes_out = 0;           // response body bytes
   std::string_view request_body;  // the request body (HTTP JSON; empty over gRPC)
 };
 

@@ -26,7 +26,78 @@ void CopyKeys(const Table& table, const value::AttributeMap& item, value::Attrib
   }
 }
 
+bool WantsNew(const std::string& view_type) {
+  return view_type == "NEW_IMAGE" || view_type == "NEW_AND_OLD_IMAGES";
+}
+bool WantsOld(const std::string& view_type) {
+  return view_type == "OLD_IMAGE" || view_type == "NEW_AND_OLD_IMAGES";
+}
+
+void AppendVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool ReadVarint(std::string_view in, size_t* pos, uint64_t* v) {
+  *v = 0;
+  for (int shift = 0; shift < 64 && *pos < in.size(); shift += 7) {
+    auto byte = static_cast<unsigned char>(in[(*pos)++]);
+    *v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) return true;
+  }
+  return false;
+}
+
+// Appends the entries of a serialized pogi.v1.Item (map field 1, each entry
+// length-delimited) as entries of map field `field` (< 16) of another message.
+void AppendAsMapField(std::string_view item_proto, int field, std::string* out) {
+  const char tag = static_cast<char>(field << 3 | 2);
+  size_t pos = 0;
+  while (pos < item_proto.size()) {
+    if (item_proto[pos] != '\x0a') return;  // only map entries are expected
+    ++pos;
+    uint64_t len = 0;
+    size_t start = pos;
+    if (!ReadVarint(item_proto, &pos, &len) || len > item_proto.size() - pos) return;
+    out->push_back(tag);
+    out->append(item_proto.substr(start, pos - start + len));
+    pos += len;
+  }
+}
+
 }  // namespace
+
+std::string SerializeRecord(const Table& table, const std::string& view_type,
+                            const value::AttributeMap* old_item, const value::AttributeMap* new_item,
+                            std::string_view new_item_proto, double now, ChangeSource source) {
+  const bool with_new = new_item && WantsNew(view_type);
+  const bool with_old = old_item && WantsOld(view_type);
+  // The record without images, then the images appended as wire bytes.
+  v1::Record record = BuildRecord(table, "KEYS_ONLY", old_item, new_item, now, source);
+  auto* d = record.mutable_dynamodb();
+  int64_t size = d->size_bytes();
+  if (with_new) size += value::ItemSize(*new_item);
+  if (with_old) size += value::ItemSize(*old_item);
+  d->set_size_bytes(size);
+  d->set_stream_view_type(view_type);
+  std::string out = record.SerializeAsString();
+  if (!with_new && !with_old) return out;
+  std::string images;
+  if (with_new) {
+    std::string own;
+    if (new_item_proto.empty()) new_item_proto = own = value::ItemProto(*new_item);
+    AppendAsMapField(new_item_proto, v1::StreamRecord::kNewImageFieldNumber, &images);
+  }
+  if (with_old)
+    AppendAsMapField(value::ItemProto(*old_item), v1::StreamRecord::kOldImageFieldNumber, &images);
+  out.push_back(static_cast<char>(v1::Record::kDynamodbFieldNumber << 3 | 2));
+  AppendVarint(images.size(), &out);
+  out.append(images);
+  return out;
+}
 
 v1::Record BuildRecord(const Table& table, const std::string& view_type, const value::AttributeMap* old_item,
                        const value::AttributeMap* new_item, double now, ChangeSource source) {
@@ -40,11 +111,11 @@ v1::Record BuildRecord(const Table& table, const std::string& view_type, const v
   d->set_approximate_creation_date_time(std::floor(now));
   CopyKeys(table, new_item ? *new_item : *old_item, d->mutable_keys());
   int64_t size = value::ItemSize(d->keys());
-  if (new_item && (view_type == "NEW_IMAGE" || view_type == "NEW_AND_OLD_IMAGES")) {
+  if (new_item && WantsNew(view_type)) {
     *d->mutable_new_image() = *new_item;
     size += value::ItemSize(*new_item);
   }
-  if (old_item && (view_type == "OLD_IMAGE" || view_type == "NEW_AND_OLD_IMAGES")) {
+  if (old_item && WantsOld(view_type)) {
     *d->mutable_old_image() = *old_item;
     size += value::ItemSize(*old_item);
   }

@@ -25,6 +25,15 @@ enum class ChangeSource { kRequest, kTimeToLive };
 // Without its sequence number and event id: storage issues those.
 v1::Record BuildRecord(const Table& table, const std::string& view_type, const value::AttributeMap* old_item,
                        const value::AttributeMap* new_item, double now, ChangeSource source);
+// The stored (serialized) form of BuildRecord's record, written without
+// copying the images: each image is the item's serialized pogi.v1.Item with
+// its entries re-tagged as the record's map field, in a second occurrence
+// of the `dynamodb` field, which a parser merges into the first. Parses to
+// exactly BuildRecord's record. `new_item_proto`, when not empty, is the
+// serialized pogi.v1.Item of `new_item` (the write path has it already).
+std::string SerializeRecord(const Table& table, const std::string& view_type,
+                            const value::AttributeMap* old_item, const value::AttributeMap* new_item,
+                            std::string_view new_item_proto, double now, ChangeSource source);
 // Sets what a record gets from its stored position.
 void FinishRecord(int64_t stream_id, int64_t sequence, v1::Record* record);
 

@@ -26,11 +26,11 @@ struct ApiRequest {
   std::string_view target;      // request target, "/" (with its query string)
   std::string_view amz_target;  // X-Amz-Target header
   std::string_view content_type;
-  std::string_view body;  // inflated already when it came compressed
+  std::string_view body;    // inflated already when it came compressed
   std::string_view host{};  // Host header, for the health answer and DescribeEndpoints
   bool has_authorization = false;
   std::string_view authorization{};  // Authorization header
-  bool has_date = false;           // X-Amz-Date or Date header present
+  bool has_date = false;             // X-Amz-Date or Date header present
   // Whether the Authorization header must be present (everything but
   // `pogi start --allow-unsigned`); its form is checked whenever it is sent.
   bool require_authorization = false;

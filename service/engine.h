@@ -21,8 +21,8 @@
 #include "service/faults.h"
 #include "service/metrics.h"
 #include "service/request_observers.h"
-#include "service/streams.h"
 #include "service/restore.h"
+#include "service/streams.h"
 #include "service/transaction_tokens.h"
 #include "storage/storage.h"
 
@@ -95,7 +95,8 @@ class Engine {
   Result<v1::RestoreTableToPointInTimeResponse> RestoreTableToPointInTime(
       const v1::RestoreTableToPointInTimeRequest& req);
   Result<v1::ExecuteStatementResponse> ExecuteStatement(const v1::ExecuteStatementRequest& req);
-  Result<v1::BatchExecuteStatementResponse> BatchExecuteStatement(const v1::BatchExecuteStatementRequest& req);
+  Result<v1::BatchExecuteStatementResponse> BatchExecuteStatement(
+      const v1::BatchExecuteStatementRequest& req);
   Result<v1::ExecuteTransactionResponse> ExecuteTransaction(const v1::ExecuteTransactionRequest& req);
 
   // For the admin service: every table with its live counters.

@@ -5,8 +5,8 @@
 
 #include "common/result.h"
 #include "service/catalog.h"
-#include "storage/storage.h"
 #include "service/value/item.h"
+#include "storage/storage.h"
 
 namespace pogi::service {
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "common/result.h"
-#include "service/expr/ast.h"
 #include "service/catalog.h"
+#include "service/expr/ast.h"
 #include "storage/storage.h"
 
 namespace pogi::service {

@@ -14,8 +14,8 @@
 #include "common/result.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/catalog.h"
-#include "storage/storage.h"
 #include "service/value/item.h"
+#include "storage/storage.h"
 
 namespace pogi::service {
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "common/result.h"
-#include "service/expr/ast.h"
 #include "service/catalog.h"
-#include "storage/storage.h"
+#include "service/expr/ast.h"
 #include "service/value/item.h"
+#include "storage/storage.h"
 
 namespace pogi::service {
 

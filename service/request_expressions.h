@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "common/result.h"
+#include "service/catalog.h"
 #include "service/expr/ast.h"
 #include "service/expr/types.h"
-#include "service/catalog.h"
 
 namespace pogi::service {
 

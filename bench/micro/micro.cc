@@ -3,11 +3,11 @@
 // engine without HTTP. Run: build/pogi_micro.
 #include <benchmark/benchmark.h>
 
+#include "gateway/json_codec.h"
+#include "service/engine.h"
 #include "service/expr/evaluator.h"
 #include "service/expr/parser.h"
 #include "service/expr/substitutions.h"
-#include "gateway/json_codec.h"
-#include "service/engine.h"
 #include "service/value/decimal.h"
 
 namespace {

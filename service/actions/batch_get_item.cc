@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <set>
 
-#include "service/expr/legacy.h"
-#include "service/expr/projection.h"
 #include "service/capacity.h"
 #include "service/engine.h"
+#include "service/expr/legacy.h"
+#include "service/expr/projection.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"

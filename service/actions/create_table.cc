@@ -304,7 +304,8 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
     }
     POGI_ASSIGN_OR_RETURN(table, CreateTableInTxn(txn, d, settings));
     if (req.stream_specification().stream_enabled()) {
-      POGI_RETURN_IF_ERROR(ApplyStreamSpecification(streams_, txn, table->id, req.stream_specification(), &d));
+      POGI_RETURN_IF_ERROR(
+          ApplyStreamSpecification(streams_, txn, table->id, req.stream_specification(), &d));
       POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
       std::map<std::string, int64_t> index_ids;
       for (const Index& index : table->indexes) index_ids[index.name] = index.id;

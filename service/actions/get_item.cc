@@ -1,8 +1,8 @@
 // GetItem: read one item by its full primary key, projected if asked.
-#include "service/expr/legacy.h"
-#include "service/expr/projection.h"
 #include "service/capacity.h"
 #include "service/engine.h"
+#include "service/expr/legacy.h"
+#include "service/expr/projection.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/request_expressions.h"

@@ -1,8 +1,8 @@
 // PutItem: validate the item against the table's key schema and limits, then
 // replace whatever item has its key, if the condition (if any) holds.
-#include "service/expr/evaluator.h"
 #include "service/capacity.h"
 #include "service/engine.h"
+#include "service/expr/evaluator.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"

@@ -3,9 +3,9 @@
 // does not match its table's schema cancels the whole request.
 #include <set>
 
-#include "service/expr/projection.h"
 #include "service/capacity.h"
 #include "service/engine.h"
+#include "service/expr/projection.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"

@@ -34,9 +34,9 @@
 #include <vector>
 
 #include "common/result.h"
+#include "pogi/v1/dynamodb.pb.h"
 #include "service/expr/ast.h"
 #include "service/expr/types.h"
-#include "pogi/v1/dynamodb.pb.h"
 
 namespace pogi::expr {
 

@@ -550,9 +550,7 @@ class Parser {
     ~Level() { --*n_; }
     int* n_;
   };
-  static Error Nested() {
-    return service::TransactionValidation(Error::Validation(service::kNestingError));
-  }
+  static Error Nested() { return service::TransactionValidation(Error::Validation(service::kNestingError)); }
 
   // A literal value (or bound parameter). `where` names its place in
   // messages: "root", "root.x", "root[1]".

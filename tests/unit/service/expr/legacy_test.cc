@@ -1,6 +1,8 @@
 // Legacy parameter tests: Expected / filters / AttributeUpdates /
 // AttributesToGet converted to the AST, evaluated and applied, and every
 // validation message.
+#include "service/expr/legacy.h"
+
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "service/expr/evaluator.h"
-#include "service/expr/legacy.h"
 #include "service/expr/projection.h"
 #include "service/expr/value_ops.h"
 #include "tests/unit/service/expr/expr_test_util.h"

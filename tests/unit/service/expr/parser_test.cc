@@ -1,10 +1,11 @@
 // Parser tests: syntax, precedence, and DynamoDB's exact error messages.
+#include "service/expr/parser.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "service/expr/lexer.h"
-#include "service/expr/parser.h"
 #include "service/expr/reserved_words.h"
 #include "tests/unit/service/expr/expr_test_util.h"
 

@@ -1,8 +1,9 @@
 // Projection tests: DynamoDB's shape for nested maps and list elements.
+#include "service/expr/projection.h"
+
 #include <gtest/gtest.h>
 
 #include "service/expr/parser.h"
-#include "service/expr/projection.h"
 #include "tests/unit/service/expr/expr_test_util.h"
 
 namespace pogi::expr {

@@ -1,10 +1,11 @@
 // Update tests: each action, pre-image semantics, paths, run-time errors.
+#include "service/expr/update.h"
+
 #include <gtest/gtest.h>
 
 #include "service/expr/evaluator.h"
 #include "service/expr/parser.h"
 #include "service/expr/projection.h"
-#include "service/expr/update.h"
 #include "service/expr/value_ops.h"
 #include "tests/unit/service/expr/expr_test_util.h"
 

@@ -251,9 +251,11 @@ TEST(PartiqlParser, HostileInputIsBounded) {
 
 TEST(PartiqlParser, LiteralNestingLimit) {
   const std::string nest =
-      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported "
+      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond "
+      "supported "
       "limit";
-  std::string deep = "INSERT INTO t VALUE {'pk': 1, 'l': " + std::string(40, '[') + std::string(40, ']') + "}";
+  std::string deep =
+      "INSERT INTO t VALUE {'pk': 1, 'l': " + std::string(40, '[') + std::string(40, ']') + "}";
   EXPECT_EQ(Err(deep), nest);
   std::string ok = "INSERT INTO t VALUE {'pk': 1, 'l': " + std::string(20, '[') + std::string(20, ']') + "}";
   Ok(ok);

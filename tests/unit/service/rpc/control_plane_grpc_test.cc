@@ -10,6 +10,7 @@
 #include "pogi/v1/dynamodb.grpc.pb.h"
 #include "service/engine.h"
 #include "service/rpc/grpc_server.h"
+#include "tests/unit/service/rpc/grpc_door_fixture.h"
 #include "tests/unit/value_builders.h"
 
 namespace pogi::rpc {
@@ -17,28 +18,12 @@ namespace {
 
 using test::S;
 
-class ControlPlaneGrpcTest : public ::testing::Test {
+class ControlPlaneGrpcTest : public GrpcDoorTest {
  protected:
   void SetUp() override {
-    storage::Options options;
-    options.in_memory = true;
-    auto engine = service::Engine::Open(options, std::make_shared<service::SystemClock>());
-    ASSERT_TRUE(engine.ok()) << engine.error().message();
-    engine_ = std::move(engine).value();
-    auto server = GrpcServer::Start(*engine_, "127.0.0.1", 0, [] {});
-    ASSERT_TRUE(server.ok()) << server.error().message();
-    server_ = std::move(server).value();
-    stub_ = v1::DynamoDB::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                                      grpc::InsecureChannelCredentials()));
-    v1::CreateTableRequest create;
-    create.set_table_name("tab1");
-    create.set_billing_mode("PAY_PER_REQUEST");
-    auto* def = create.add_attribute_definitions();
-    def->set_attribute_name("pk");
-    def->set_attribute_type("S");
-    auto* k = create.add_key_schema();
-    k->set_attribute_name("pk");
-    k->set_key_type("HASH");
+    GrpcDoorTest::SetUp();
+    if (HasFatalFailure()) return;
+    v1::CreateTableRequest create = HashTable("tab1");
     auto* tag = create.add_tags();
     tag->set_key("team");
     tag->set_value("core");
@@ -54,10 +39,6 @@ class ControlPlaneGrpcTest : public ::testing::Test {
       ASSERT_TRUE(Call(&v1::DynamoDB::Stub::PutItem, put, &r).ok());
     }
   }
-  void TearDown() override {
-    if (server_) server_->Shutdown();
-  }
-
   template <typename Req, typename Resp>
   grpc::Status Call(grpc::Status (v1::DynamoDB::Stub::*method)(grpc::ClientContext*, const Req&, Resp*),
                     const Req& req, Resp* resp) {
@@ -65,9 +46,6 @@ class ControlPlaneGrpcTest : public ::testing::Test {
     return (stub_.get()->*method)(&ctx, req, resp);
   }
 
-  std::unique_ptr<service::Engine> engine_;
-  std::unique_ptr<GrpcServer> server_;
-  std::unique_ptr<v1::DynamoDB::Stub> stub_;
   std::string arn_;
 };
 

@@ -11,39 +11,20 @@
 #include "pogi/v1/dynamodb.grpc.pb.h"
 #include "service/engine.h"
 #include "service/rpc/grpc_server.h"
+#include "tests/unit/service/rpc/grpc_door_fixture.h"
 
 namespace pogi::rpc {
 namespace {
 
-class PartiqlGrpcTest : public ::testing::Test {
+class PartiqlGrpcTest : public GrpcDoorTest {
  protected:
   void SetUp() override {
-    storage::Options options;
-    options.in_memory = true;
-    auto engine = service::Engine::Open(options, std::make_shared<service::SystemClock>());
-    ASSERT_TRUE(engine.ok()) << engine.error().message();
-    engine_ = std::move(engine).value();
-    auto server = GrpcServer::Start(*engine_, "127.0.0.1", 0, [] {});
-    ASSERT_TRUE(server.ok()) << server.error().message();
-    server_ = std::move(server).value();
-    stub_ = v1::DynamoDB::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(server_->port()),
-                                                      grpc::InsecureChannelCredentials()));
-    v1::CreateTableRequest create;
-    create.set_table_name("items");
-    create.set_billing_mode("PAY_PER_REQUEST");
-    auto* def = create.add_attribute_definitions();
-    def->set_attribute_name("pk");
-    def->set_attribute_type("S");
-    auto* k = create.add_key_schema();
-    k->set_attribute_name("pk");
-    k->set_key_type("HASH");
+    GrpcDoorTest::SetUp();
+    if (HasFatalFailure()) return;
+    v1::CreateTableRequest create = HashTable("items");
     v1::CreateTableResponse created;
     grpc::ClientContext ctx;
     ASSERT_TRUE(stub_->CreateTable(&ctx, create, &created).ok());
-  }
-
-  void TearDown() override {
-    if (server_) server_->Shutdown();
   }
 
   grpc::Status Execute(const std::string& statement, v1::ExecuteStatementResponse* resp) {
@@ -52,10 +33,6 @@ class PartiqlGrpcTest : public ::testing::Test {
     grpc::ClientContext ctx;
     return stub_->ExecuteStatement(&ctx, req, resp);
   }
-
-  std::unique_ptr<service::Engine> engine_;
-  std::unique_ptr<GrpcServer> server_;
-  std::unique_ptr<v1::DynamoDB::Stub> stub_;
 };
 
 TEST_F(PartiqlGrpcTest, StatementsTransactionsAndBatches) {

@@ -40,7 +40,8 @@ int Start(const std::vector<std::string>& args) {
   Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
                "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock",
                "ttl-interval", "stream-shard-hours"},
-              {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen"});
+              {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
+               "no-console"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
@@ -122,8 +123,8 @@ int Start(const std::vector<std::string>& args) {
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
   // --allow-unsigned lifts DynamoDB's Authorization presence check, for
   // requests made by hand (curl).
-  auto http =
-      gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials, flags.Has("allow-unsigned"));
+  auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials,
+                                        flags.Has("allow-unsigned"), !flags.Has("no-console"));
   if (!http.ok()) return Fail(http.error().message());
   gateway::HttpServer* http_server = http->get();
 
@@ -150,7 +151,8 @@ int Start(const std::vector<std::string>& args) {
   std::string http_address = "http://" + host + ":" + std::to_string(info.http_port);
   log::Info("pogi " POGI_VERSION ": DynamoDB API on " + http_address + ", gRPC on " + host + ":" +
                 std::to_string(info.grpc_port) + ", " +
-                (options.in_memory ? std::string("in memory") : "data in " + options.data_dir),
+                (options.in_memory ? std::string("in memory") : "data in " + options.data_dir) +
+                (flags.Has("no-console") ? std::string() : ", console on " + http_address + "/_pogi/"),
             {{"http_port", info.http_port},
              {"grpc_port", info.grpc_port},
              {"data_dir", info.data_dir},

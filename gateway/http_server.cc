@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "gateway/console.h"
 #include "gateway/edge.h"
 #include "gateway/handle_request.h"
 
@@ -63,6 +64,7 @@ struct Shared {
   service::Engine& engine;
   std::optional<Credentials> credentials;  // set: signatures are checked
   bool allow_unsigned = false;             // no Authorization presence check
+  std::unique_ptr<ConsoleLive> console;    // null with --no-console
   std::atomic<int> in_flight{0};
   std::atomic<bool> stopping{false};
 };
@@ -72,7 +74,7 @@ struct Shared {
 // connection is warm.
 struct Request {
   std::string method, target, amz_target, content_type, body;
-  std::string host, authorization, content_encoding, accept_encoding;
+  std::string host, authorization, content_encoding, accept_encoding, origin;
   std::string cors_headers, cors_method;  // Access-Control-Request-*
   bool has_authorization = false, has_date = false, has_origin = false;
   // Every header as (name, value), kept only when signatures are checked.
@@ -90,6 +92,7 @@ struct Request {
     authorization.clear();
     content_encoding.clear();
     accept_encoding.clear();
+    origin.clear();
     cors_headers.clear();
     cors_method.clear();
     has_authorization = has_date = has_origin = false;
@@ -133,6 +136,7 @@ class RequestParser final : public http::basic_parser<true> {
         break;
       case http::field::origin:
         out_.has_origin = true;
+        out_.origin.assign(value.data(), value.size());
         break;
       case http::field::content_encoding:
         out_.content_encoding.assign(value.data(), value.size());
@@ -254,6 +258,8 @@ class Session : public std::enable_shared_from_this<Session> {
           11);
     }
     keep_alive_ = parser_->keep_alive() && !shared_.stopping;
+    // The console, by path prefix before anything the DynamoDB path does.
+    if (shared_.console && IsConsoleTarget(request_.target)) return ReplyConsole();
     // A CORS preflight: 200 allowing what it asks for (as DynamoDB local
     // tooling expects); an OPTIONS without Origin is no API call.
     if (request_.has_origin && request_.method == "OPTIONS") {
@@ -280,6 +286,26 @@ class Session : public std::enable_shared_from_this<Session> {
     std::optional<HeaderSignatureCheck> check;
     if (shared_.credentials) api.signature = &check.emplace(request_, *shared_.credentials);
     Reply(HandleRequest(shared_.engine, api, observing_ ? &info_ : nullptr), request_.version);
+  }
+
+  // Answers a console request. Its answers carry no CORS allowance and are
+  // not published: the request tail and metrics are the application's.
+  void ReplyConsole() {
+    ConsoleRequest req{request_.method, request_.target, request_.body, request_.host};
+    req.has_origin = request_.has_origin;
+    req.origin = request_.origin;
+    if (shared_.credentials) {
+      req.credentials = &*shared_.credentials;
+      for (size_t i = 0; i < request_.header_count; ++i) {
+        const auto& [name, value] = request_.headers[i];
+        if (beast::iequals(name, "X-Pogi-Access-Key-Id")) req.access_key_id = value;
+        if (beast::iequals(name, "X-Pogi-Secret-Access-Key")) req.secret_access_key = value;
+      }
+    }
+    ApiResponse api = HandleConsole(shared_.engine, *shared_.console, req);
+    observing_ = false;
+    request_.has_origin = false;
+    Reply(std::move(api), request_.version);
   }
 
   // Tells the request observers about the request just answered.
@@ -389,8 +415,9 @@ class Session : public std::enable_shared_from_this<Session> {
 class BeastServer final : public HttpServer {
  public:
   BeastServer(service::Engine& engine, int threads, std::optional<Credentials> credentials,
-              bool allow_unsigned)
+              bool allow_unsigned, bool console)
       : shared_{engine, std::move(credentials), allow_unsigned} {
+    if (console) shared_.console = std::make_unique<ConsoleLive>(engine);
     for (int i = 0; i < threads; ++i) contexts_.push_back(std::make_unique<asio::io_context>(1));
     acceptor_.emplace(*contexts_[0]);
   }
@@ -472,9 +499,9 @@ class BeastServer final : public HttpServer {
 Result<std::unique_ptr<HttpServer>> HttpServer::Bind(service::Engine& engine, const std::string& host,
                                                      uint16_t port, int threads,
                                                      std::optional<Credentials> credentials,
-                                                     bool allow_unsigned) {
+                                                     bool allow_unsigned, bool console) {
   auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads, std::move(credentials),
-                                              allow_unsigned);
+                                              allow_unsigned, console);
   POGI_RETURN_IF_ERROR(server->Listen(host, port));
   return std::unique_ptr<HttpServer>(std::move(server));
 }

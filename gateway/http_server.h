@@ -21,11 +21,12 @@ class HttpServer {
   // Binds host:port (port 0 picks a free one). Does not serve until Run().
   // With `credentials`, every request must be SigV4-signed with them.
   // Otherwise the Authorization header's presence and form are still checked
-  // as DynamoDB does, unless `allow_unsigned`.
+  // as DynamoDB does, unless `allow_unsigned`. With `console`, the web
+  // console answers under /_pogi/ (gateway/console.h).
   static Result<std::unique_ptr<HttpServer>> Bind(service::Engine& engine, const std::string& host,
                                                   uint16_t port, int threads,
                                                   std::optional<Credentials> credentials = std::nullopt,
-                                                  bool allow_unsigned = false);
+                                                  bool allow_unsigned = false, bool console = true);
   virtual ~HttpServer() = default;
 
   virtual uint16_t port() const = 0;

@@ -310,6 +310,12 @@ Status ReadSingle(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Sl
       rep ? r->AddInt64(m, f, v) : r->SetInt64(m, f, v);
       return Status::Ok();
     }
+    case FieldDescriptor::CPPTYPE_UINT64: {  // Admin messages only (fault rule seeds)
+      int64_t v = 0;
+      POGI_RETURN_IF_ERROR(ReadInteger(j, "Long", 0, INT64_MAX, &v));
+      rep ? r->AddUInt64(m, f, static_cast<uint64_t>(v)) : r->SetUInt64(m, f, static_cast<uint64_t>(v));
+      return Status::Ok();
+    }
     case FieldDescriptor::CPPTYPE_INT32: {
       int64_t v = 0;
       POGI_RETURN_IF_ERROR(ReadInteger(j, "Integer", INT32_MIN, INT32_MAX, &v));
@@ -521,6 +527,9 @@ void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::str
       break;
     case FieldDescriptor::CPPTYPE_INT32:
       WriteNumber(rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f), out);
+      break;
+    case FieldDescriptor::CPPTYPE_UINT64:  // Admin messages only (change feed sequences)
+      WriteNumber(rep ? r->GetRepeatedUInt64(m, f, index) : r->GetUInt64(m, f), out);
       break;
     case FieldDescriptor::CPPTYPE_DOUBLE:
       WriteNumber(rep ? r->GetRepeatedDouble(m, f, index) : r->GetDouble(m, f), out);

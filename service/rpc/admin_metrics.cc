@@ -1,6 +1,5 @@
-// GetMetrics (the engine's Metrics as protos) and TailRequests (each
-// answered request streamed as it is published, through a bounded queue:
-// a slow reader loses events rather than slowing requests).
+// TailRequests: each answered request streamed as it is published, through
+// a bounded queue (a slow reader loses events rather than slowing requests).
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -102,25 +101,6 @@ class TailReactor final : public grpc::ServerWriteReactor<v1::RequestEvent> {
 };
 
 }  // namespace
-
-grpc::ServerUnaryReactor* AdminRpcs::GetMetrics(grpc::CallbackServerContext* ctx,
-                                                const v1::GetMetricsRequest*, v1::GetMetricsResponse* resp) {
-  service::Metrics& metrics = engine_.metrics();
-  for (int64_t b : service::Metrics::kBoundsUs) resp->add_latency_bounds_us(b);
-  resp->set_since_seconds(engine_.clock().Now() - metrics.started_at());
-  for (const auto& [key, s] : metrics.Snapshot()) {
-    auto* m = resp->add_metrics();
-    m->set_operation(key.first);
-    m->set_table_name(key.second);
-    m->set_calls(s.calls);
-    for (const auto& [type, n] : s.errors) (*m->mutable_errors())[type] = n;
-    for (int64_t c : s.latency) m->add_latency_counts(c);
-    m->set_latency_sum_us(s.latency_sum_us);
-    m->set_bytes_in(s.bytes_in);
-    m->set_bytes_out(s.bytes_out);
-  }
-  return Done(ctx, pogi::Status::Ok());
-}
 
 grpc::ServerWriteReactor<v1::RequestEvent>* AdminRpcs::TailRequests(grpc::CallbackServerContext*,
                                                                     const v1::TailRequestsRequest* req) {

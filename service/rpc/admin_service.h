@@ -1,6 +1,6 @@
-// AdminRpcs: the calls of pogi.v1.Admin beyond status and shutdown — tables,
-// reset and snapshots (admin_tables.cc), export and import (admin_export.cc),
-// faults (admin_faults.cc), metrics and the request tail (admin_metrics.cc).
+// AdminRpcs: the calls of pogi.v1.Admin beyond status and shutdown — the
+// unary ones over service/admin_calls.h (admin_unary.cc), export and import
+// (admin_export.cc), the request tail (admin_metrics.cc).
 // Included by the gRPC files of service/rpc only.
 #pragma once
 
@@ -49,8 +49,23 @@ class AdminRpcs : public v1::Admin::CallbackService {
   grpc::ServerWriteReactor<v1::RequestEvent>* TailRequests(grpc::CallbackServerContext* ctx,
                                                            const v1::TailRequestsRequest* req) override;
 
+  grpc::ServerUnaryReactor* GetClock(grpc::CallbackServerContext* ctx, const v1::GetClockRequest* req,
+                                     v1::ClockState* resp) override;
+  grpc::ServerUnaryReactor* SetClock(grpc::CallbackServerContext* ctx, const v1::SetClockRequest* req,
+                                     v1::ClockState* resp) override;
+  grpc::ServerUnaryReactor* AdvanceClock(grpc::CallbackServerContext* ctx, const v1::AdvanceClockRequest* req,
+                                         v1::ClockState* resp) override;
+  grpc::ServerUnaryReactor* FreezeClock(grpc::CallbackServerContext* ctx, const v1::FreezeClockRequest* req,
+                                        v1::ClockState* resp) override;
+  grpc::ServerUnaryReactor* ResumeClock(grpc::CallbackServerContext* ctx, const v1::ResumeClockRequest* req,
+                                        v1::ClockState* resp) override;
+
  protected:
   service::Engine& engine_;
+
+ private:
+  grpc::ServerUnaryReactor* ClockReply(grpc::CallbackServerContext* ctx, Result<v1::ClockState> result,
+                                       v1::ClockState* resp);
 };
 
 // A finished unary reactor: OK, or the gRPC status of `error`.

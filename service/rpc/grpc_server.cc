@@ -200,42 +200,6 @@ class AdminService final : public AdminRpcs {
     return reactor;
   }
 
-  grpc::ServerUnaryReactor* GetClock(grpc::CallbackServerContext* ctx, const v1::GetClockRequest*,
-                                     v1::ClockState* resp) override {
-    return ClockCall(ctx, resp, [](service::ControllableClock&) { return pogi::Status::Ok(); });
-  }
-  grpc::ServerUnaryReactor* SetClock(grpc::CallbackServerContext* ctx, const v1::SetClockRequest* req,
-                                     v1::ClockState* resp) override {
-    return ClockCall(ctx, resp, [&](service::ControllableClock& c) {
-      c.Set(req->now());
-      return engine_.RunMaintenance();
-    });
-  }
-  grpc::ServerUnaryReactor* AdvanceClock(grpc::CallbackServerContext* ctx, const v1::AdvanceClockRequest* req,
-                                         v1::ClockState* resp) override {
-    return ClockCall(ctx, resp, [&](service::ControllableClock& c) -> pogi::Status {
-      if (!(req->seconds() >= 0)) return Error::Validation("the clock only advances; set it to go back");
-      c.Advance(req->seconds());
-      // What became due runs before the answer: a test can advance past an
-      // expiry and see the deletion at once.
-      return engine_.RunMaintenance();
-    });
-  }
-  grpc::ServerUnaryReactor* FreezeClock(grpc::CallbackServerContext* ctx, const v1::FreezeClockRequest*,
-                                        v1::ClockState* resp) override {
-    return ClockCall(ctx, resp, [](service::ControllableClock& c) {
-      c.Freeze();
-      return pogi::Status::Ok();
-    });
-  }
-  grpc::ServerUnaryReactor* ResumeClock(grpc::CallbackServerContext* ctx, const v1::ResumeClockRequest*,
-                                        v1::ClockState* resp) override {
-    return ClockCall(ctx, resp, [](service::ControllableClock& c) {
-      c.Resume();
-      return pogi::Status::Ok();
-    });
-  }
-
   grpc::ServerUnaryReactor* CloseStreamShard(grpc::CallbackServerContext* ctx,
                                              const v1::CloseStreamShardRequest* req,
                                              v1::CloseStreamShardResponse* resp) override {
@@ -265,26 +229,6 @@ class AdminService final : public AdminRpcs {
   }
 
  private:
-  // A clock call: `fn` on the engine's clock, then the clock's state.
-  template <typename Fn>
-  grpc::ServerUnaryReactor* ClockCall(grpc::CallbackServerContext* ctx, v1::ClockState* resp, Fn fn) {
-    auto* reactor = ctx->DefaultReactor();
-    service::ControllableClock* clock = engine_.controllable_clock();
-    if (!clock) {
-      reactor->Finish(
-          grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "this pogi's clock is not controllable"));
-      return reactor;
-    }
-    if (pogi::Status s = fn(*clock); !s.ok()) {
-      reactor->Finish(ToStatus(s.error()));
-      return reactor;
-    }
-    resp->set_now(clock->Now());
-    resp->set_frozen(clock->frozen());
-    reactor->Finish(grpc::Status::OK);
-    return reactor;
-  }
-
   service::Engine& engine_;
   std::function<void()> on_shutdown_;
   std::mutex mu_;

@@ -522,7 +522,7 @@ function prepend(list, li, max) {
 
 async function pollChanges() {
   const resp = await api("changes?after=" + changesAfter);
-  changesAfter = resp.Next || changesAfter;
+  changesAfter = resp.Next || 0;
   const list = $("#changes");
   for (const ev of resp.Events || []) {
     const name = ev.EventName || "";
@@ -540,7 +540,7 @@ async function pollChanges() {
 
 async function pollRequests() {
   const resp = await api("requests?after=" + requestsAfter);
-  requestsAfter = resp.Next || requestsAfter;
+  requestsAfter = resp.Next || 0;
   for (const r of resp.Requests || []) {
     const text = `${isoTime(r.Time)} ${r.Door} ${r.Operation || "(none)"} ${r.TableName || ""} ${r.Status}` +
       `${r.ErrorType ? " " + r.ErrorType : ""} ${(r.LatencyUs / 1000).toFixed(2)} ms`;

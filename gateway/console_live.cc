@@ -37,19 +37,18 @@ std::string ConsoleLive::ChangesAfter(uint64_t after) {
     changes_.push_back(std::move(*e));
     if (changes_.size() > kMaxChanges) changes_.pop_front();
   }
+  uint64_t newest = changes_.empty() ? 0 : changes_.back().feed_sequence();
+  // A cursor from before a restart (the feed counts from 1 again): start over.
+  if (after > newest) after = 0;
   std::string out = "{\"Events\":[";
-  uint64_t next = after;
   bool first = true;
   for (const auto& e : changes_) {
     if (e.feed_sequence() <= after) continue;
     if (!first) out.push_back(',');
     first = false;
     MessageToJson(e, &out);
-    next = e.feed_sequence();
   }
-  // A cursor from before a restart or a reset of the feed: start over.
-  if (!changes_.empty() && after > changes_.back().feed_sequence()) next = changes_.back().feed_sequence();
-  out += "],\"Next\":" + std::to_string(next) + ",\"Dropped\":" + std::to_string(dropped_) + "}";
+  out += "],\"Next\":" + std::to_string(newest) + ",\"Dropped\":" + std::to_string(dropped_) + "}";
   return out;
 }
 
@@ -78,6 +77,7 @@ std::string ConsoleLive::RequestsAfter(uint64_t after) {
     tail = tail_;
   }
   std::lock_guard lock(tail->mu);
+  if (after > tail->next) after = 0;  // a cursor from before a restart
   std::string out = "{\"Requests\":[";
   bool first = true;
   for (const auto& l : tail->lines) {

@@ -25,7 +25,8 @@ class ConsoleLive {
 
   // {"Events":[ChangeEvent as DynamoDB-style JSON...],"Next":N,"Dropped":D}:
   // the changes held with feed sequence > `after` (oldest first), N the
-  // cursor to ask with next. Starts watching on the first call.
+  // cursor to ask with next (a cursor beyond the newest change, from before
+  // a restart, starts over). Starts watching on the first call.
   std::string ChangesAfter(uint64_t after);
   // {"Requests":[{"Seq","Time","Door","Operation","TableName","Status",
   // "ErrorType","LatencyUs"}...],"Next":N}: the answered requests held after

@@ -23,6 +23,7 @@ except ImportError:
     sys.path.append("/usr/lib/python3/dist-packages")
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.chrome.service import Service as ChromeService
@@ -163,6 +164,19 @@ class ConsoleBrowserTest(unittest.TestCase):
         # The view's heading has the focus (keyboard and screen reader users
         # land on what changed).
         self.assertEqual(d.switch_to.active_element.get_attribute("id"), "h-tables")
+        # Every control has a label a screen reader announces.
+        unlabelled = d.execute_script("""
+            return [...document.querySelectorAll('input, select, textarea')]
+              .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label'))
+              .map(e => e.id || e.name);""")
+        self.assertEqual(unlabelled, [])
+        # The skip link shows when focused, and the keyboard goes on to the views.
+        d.execute_script("document.querySelector('.skip').focus()")
+        self.assertGreaterEqual(self.q(".skip").location["x"], 0)
+        ActionChains(d).send_keys(Keys.TAB).perform()
+        self.assertEqual(d.switch_to.active_element.get_attribute("data-view"), "tables")
+        ActionChains(d).send_keys(Keys.TAB).perform()
+        self.assertEqual(d.switch_to.active_element.get_attribute("data-view"), "items")
 
         # ---- create a table with a TTL attribute and a stream
         self.fill('#create-table input[name="name"]', self.table)

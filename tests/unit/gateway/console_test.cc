@@ -153,6 +153,10 @@ TEST_F(ConsoleTest, PollsChangesAfterACursor) {
   ApiResponse after = Get("/_pogi/api/changes?after=1");
   EXPECT_EQ(after.body.find("INSERT"), std::string::npos);
   EXPECT_NE(after.body.find("REMOVE"), std::string::npos);
+  // A cursor from before a restart starts over.
+  ApiResponse stale = Get("/_pogi/api/changes?after=99");
+  EXPECT_NE(stale.body.find("INSERT"), std::string::npos);
+  EXPECT_NE(stale.body.find(R"("Next":2)"), std::string::npos);
 }
 
 TEST_F(ConsoleTest, PollsTheRequestTail) {

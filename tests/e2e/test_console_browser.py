@@ -323,6 +323,14 @@ class ConsoleBrowserTest(unittest.TestCase):
         self.assertEqual(self.ddb.get_item(TableName=self.table, Key={"pk": {"S": "alpha"}})["Item"]["color"],
                          {"S": "green"})
 
+        # ---- delete an item from its editor (after a confirmation)
+        self.q('#items-grid button[aria-label="Open item other"]').click()
+        self.wait(lambda: self.q("#editor").is_displayed(), "the editor")
+        self.q("#editor-delete").click()
+        self.confirm()
+        self.wait(lambda: self.grid_row("alpha") and not self.grid_row("other"), "the item to go")
+        self.assertNotIn("Item", self.ddb.get_item(TableName=self.table, Key={"pk": {"S": "other"}}))
+
         # ---- PartiQL
         self.go("partiql")
         self.fill("#partiql-statement", "SELECT * FROM \"%s\" WHERE pk = 'alpha'" % self.table)

@@ -113,5 +113,36 @@ TEST_F(FileFaultsTest, GarbageAfterAValidHeaderIsRefused) {
       << st.error().message();
 }
 
+// Regression: a refused start used to run the close-time work anyway,
+// writing the counts loaded so far and marking them exact ('clean'), so
+// that a later start would have trusted wrong ItemCounts.
+TEST_F(FileFaultsTest, ARecountThatFailsLeavesTheCountsUntrusted) {
+  Fill(300);
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(db().c_str(), &raw), SQLITE_OK);
+  // As after a crash: the counts must be counted again from the items.
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE meta SET value=0 WHERE key='clean'", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  ASSERT_FALSE(fs::exists(db() + "-wal"));
+  // The last page is one of the items' (allocated after the schema's):
+  // damage it, so that the recount fails.
+  auto size = fs::file_size(db());
+  {
+    std::fstream f(db(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size - 4096));
+    f << std::string(4096, '\x5a');
+  }
+  std::string m = OpenError();
+  EXPECT_NE(m.find("damaged"), std::string::npos) << m;
+  ASSERT_EQ(sqlite3_open(db().c_str(), &raw), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT value FROM meta WHERE key='clean'", -1, &st, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), 0);
+  sqlite3_finalize(st);
+  sqlite3_close(raw);
+}
+
 }  // namespace
 }  // namespace pogi::storage

@@ -1,7 +1,61 @@
 // The SQLite connection wrapper: open, exec, and the prepared-statement cache.
 #include "storage/sqlite_db.h"
 
+#include <atomic>
+#include <chrono>
+
+#include "common/log.h"
+
 namespace pogi::storage {
+namespace {
+
+// What the operator has to fix when SQLite fails for a reason outside pogi
+// (the disk, the file), or nullptr for any other failure.
+const char* DiskFault(int code) {
+  switch (code & 0xff) {
+    case SQLITE_FULL:
+      return "the data folder is full";
+    case SQLITE_READONLY:
+      return "the database file is read-only";
+    case SQLITE_IOERR:
+      return "the data folder cannot be read or written";
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return "the database file is damaged";
+    case SQLITE_CANTOPEN:
+      return "a database file cannot be opened";
+    case SQLITE_NOMEM:
+      return "out of memory";
+    default:
+      return nullptr;
+  }
+}
+
+// A full disk fails every write of a busy server: one line a second says so
+// (with the number of failures since the last line) without flooding the log.
+void LogFault(std::string_view cause, std::string_view what, std::string_view detail, int code) {
+  static std::atomic<int64_t> last_us{0};
+  static std::atomic<int64_t> unlogged{0};
+  int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+  int64_t last = last_us.load(std::memory_order_relaxed);
+  if (last != 0 && now - last < 1'000'000) {
+    unlogged.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  if (!last_us.compare_exchange_strong(last, now, std::memory_order_relaxed)) {
+    unlogged.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  log::Error(std::string("storage failed: ") + std::string(cause),
+             {{"step", what},
+              {"sqlite", detail},
+              {"code", code},
+              {"failures_not_logged", unlogged.exchange(0, std::memory_order_relaxed)}});
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Db>> Db::Open(const std::string& path) {
   sqlite3* raw = nullptr;
@@ -24,9 +78,8 @@ Db::~Db() {
 Status Db::Exec(const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "unknown error";
-    sqlite3_free(err);
-    return Error::Internal(msg);
+    sqlite3_free(err);  // the same text as sqlite3_errmsg, which Fail reads
+    return Fail("exec");
   }
   return Status::Ok();
 }
@@ -51,8 +104,16 @@ Status Db::Run(const char* sql) {
 }
 
 Error Db::Fail(std::string_view what) const {
+  int code = sqlite3_extended_errcode(db_);
+  const char* detail = sqlite3_errmsg(db_);
+  if (const char* cause = DiskFault(code)) {
+    if (log_faults_) LogFault(cause, what, detail, code);
+    // DynamoDB says "Internal server error"; pogi's operator is usually the
+    // person reading the answer, so the cause follows, without SQL details.
+    return Error::Internal(std::string("Internal server error: ") + cause + " (" + detail + ")");
+  }
   std::string m = "storage ";
-  m.append(what).append(": ").append(sqlite3_errmsg(db_));
+  m.append(what).append(": ").append(detail);
   return Error::Internal(std::move(m));
 }
 

@@ -1,5 +1,6 @@
 // A thin RAII layer over the SQLite C API: a connection and a cache of its
 // prepared statements. Statements are static SQL text; values are bound.
+// Errors of SQLite become InternalServerError here, disk faults named.
 #pragma once
 
 #include <sqlite3.h>
@@ -79,13 +80,24 @@ class Db {
   Status Run(const char* sql);
   // The cached prepared statement for `sql`, which must be a string literal.
   Result<std::unique_ptr<Stmt>> Prepare(const char* sql);
-  // An internal error naming the failed step and SQLite's message.
+  // The error of the failed step `what`: InternalServerError. A fault of the
+  // disk (full, read-only, I/O error, a damaged file) is logged (at most one
+  // line a second) and answered with its cause but without SQL details;
+  // anything else names the step and SQLite's message.
   Error Fail(std::string_view what) const;
+  // False once SQLite has rolled an open transaction back by itself (it may
+  // on SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM): statements would then run
+  // in autocommit mode, each committing alone.
+  bool InTransaction() const { return sqlite3_get_autocommit(db_) == 0; }
   sqlite3* raw() const { return db_; }
+  // Fail() logs disk faults only once the database is open: a refused start
+  // says why in the one line of its own.
+  void set_log_faults(bool on) { log_faults_ = on; }
 
  private:
   explicit Db(sqlite3* db) : db_(db) {}
   sqlite3* db_;
+  bool log_faults_ = false;
   std::unordered_map<const char*, sqlite3_stmt*> cache_;
 };
 

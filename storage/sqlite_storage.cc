@@ -13,6 +13,7 @@
 
 #include "storage/sqlite_control.h"
 #include "storage/sqlite_db.h"
+#include "storage/sqlite_file_checks.h"
 #include "storage/sqlite_snapshots.h"
 #include "storage/storage.h"
 #include "storage/table_counters.h"
@@ -518,9 +519,11 @@ class SqliteStorage final : public Storage {
   SqliteStorage(std::unique_ptr<Db> db, bool in_memory, std::string snapshot_dir)
       : db_(std::move(db)), in_memory_(in_memory), snapshots_(std::move(snapshot_dir)) {}
 
-  // Writes the counters back and marks the catalog's counters exact.
+  // Writes the counters back and marks the catalog's counters exact; not
+  // when they were never loaded whole (a refused start, a failed reload),
+  // which would mark wrong counters exact.
   ~SqliteStorage() override {
-    if (in_memory_) return;
+    if (in_memory_ || !counters_loaded_) return;
     std::lock_guard lock(db_mu_);
     if (!db_->Run("BEGIN IMMEDIATE").ok()) return;
     for (const auto& [id, c] : counters_.All()) {
@@ -564,6 +567,7 @@ class SqliteStorage final : public Storage {
 
  private:
   Status LoadCountersLocked() {
+    counters_loaded_ = false;
     POGI_ASSIGN_OR_RETURN(auto clean, db_->Prepare("SELECT value FROM meta WHERE key='clean'"));
     bool was_clean = clean->Step() == SQLITE_ROW && clean->Int(0) == 1;
     const char* sql = was_clean ? "SELECT id, item_count, size_bytes FROM catalog"
@@ -578,8 +582,11 @@ class SqliteStorage final : public Storage {
                                                  "stream_records), 0))"));
     if (seq->Step() != SQLITE_ROW) return db_->Fail("load stream sequence");
     stream_seq_ = seq->Int(0);
-    if (in_memory_) return Status::Ok();
-    return db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)");
+    if (!in_memory_) {
+      POGI_RETURN_IF_ERROR(db_->Exec("INSERT OR REPLACE INTO meta(key, value) VALUES('clean', 0)"));
+    }
+    counters_loaded_ = true;
+    return Status::Ok();
   }
 
  public:
@@ -664,6 +671,9 @@ class SqliteStorage final : public Storage {
   void RunBatch(const std::vector<PendingWrite*>& batch, std::vector<std::function<void()>>* committed_work) {
     std::lock_guard lock(db_mu_);
     Db& db = *db_;
+    // A transaction a failed ROLLBACK left open (a disk fault) goes first:
+    // BEGIN would fail on it for good.
+    if (db.InTransaction()) (void)db.Run("ROLLBACK");
     if (Status s = db.Run("BEGIN IMMEDIATE"); !s.ok()) {
       for (PendingWrite* p : batch) p->status = s;
       return;
@@ -678,10 +688,23 @@ class SqliteStorage final : public Storage {
       std::vector<std::function<void()>> my_work;
       SqliteTxn txn(&db, &counters_, &committed, &mine, &stream_seq_, &my_work);
       Status s = alone ? Status::Ok() : db.Run("SAVEPOINT w");
+      // Whether the transaction still holds exactly the writes that succeeded.
+      bool intact = s.ok();
       if (s.ok()) {
         s = (*p->fn)(txn);
-        if (!alone && !s.ok()) (void)db.Run("ROLLBACK TO w");
-        if (!alone) (void)db.Run("RELEASE w");
+        if (!alone && !s.ok()) intact = db.Run("ROLLBACK TO w").ok();
+        if (!alone && intact) intact = db.Run("RELEASE w").ok();
+      }
+      // A disk fault may make SQLite roll the whole transaction back by
+      // itself: the writes after it would then commit statement by statement,
+      // half a write at a time, and the earlier ones are gone. And a write
+      // that failed but could not be undone must not be committed. Either
+      // way the whole batch fails and nothing of it is kept.
+      if (!intact || !db.InTransaction()) {
+        Error cause = !s.ok() ? s.error() : db.Fail("write transaction");
+        if (db.InTransaction()) (void)db.Run("ROLLBACK");
+        for (PendingWrite* q : batch) q->status = cause;
+        return;
       }
       if (s.ok()) {
         committed.Merge(mine);
@@ -707,8 +730,9 @@ class SqliteStorage final : public Storage {
   std::mutex queue_mu_;
   std::deque<PendingWrite*> queue_;
   TableCounters counters_;
-  int64_t stream_seq_ = 0;  // the last stream sequence number issued; under db_mu_
-  std::mutex db_mu_;        // the connection
+  int64_t stream_seq_ = 0;        // the last stream sequence number issued; under db_mu_
+  bool counters_loaded_ = false;  // counters_ holds every table's counts; under db_mu_
+  std::mutex db_mu_;              // the connection
   std::unique_ptr<Db> db_;
   bool in_memory_;
   SnapshotStore snapshots_;
@@ -768,6 +792,7 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
       return Error::Internal("data folder " + options.data_dir + " is not writable: " + std::strerror(errno));
     }
     path = options.data_dir + "/pogi.db";
+    POGI_RETURN_IF_ERROR(CheckFileLength(path));
   }
   POGI_ASSIGN_OR_RETURN(auto db, Db::Open(path));
   if (options.in_memory) {
@@ -777,12 +802,9 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
   }
   // No busy timeout: with exclusive locking (below) a second process on the
   // same database fails at once instead of waiting for the lock.
-  auto fail = [&](const Error& e) {
-    if (sqlite3_errcode(db->raw()) == SQLITE_BUSY) {
-      return Error::Internal(path + " is in use by another process (another pogi on the same data folder?)");
-    }
-    return Error::Internal(path + " is not a usable pogi database: " + e.message());
-  };
+  // The connection outlives `db`, which the storage takes over below.
+  sqlite3* raw = db->raw();
+  auto fail = [&](const Error& e) { return RefusedOpen(path, raw, e); };
   // One connection in exclusive locking mode serves every read and write:
   // SQLite then keeps the WAL index in the heap and takes no file lock per
   // transaction (six fcntl calls fewer per write), which measured 46 -> 34
@@ -810,9 +832,11 @@ Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
                                                        : "PRAGMA synchronous=NORMAL;";
   if (Status s = db->Exec(durability); !s.ok()) return fail(s.error());
   if (Status s = CheckFormat(*db); !s.ok()) return fail(s.error());
+  Db* connection = db.get();
   auto storage = std::make_unique<SqliteStorage>(std::move(db), options.in_memory,
                                                  options.in_memory ? "" : options.data_dir + "/snapshots");
   if (Status s = storage->LoadCounters(); !s.ok()) return fail(s.error());
+  connection->set_log_faults(true);
   return std::unique_ptr<Storage>(std::move(storage));
 }
 

@@ -135,7 +135,9 @@ TEST(StorageTest, GarbageFileIsNotAPogiDatabase) {
     f << std::string(8192, 'x');
   }
   std::string m = OpenError(Options{.data_dir = dir.path()});
-  EXPECT_NE(m.find(dir.path() + "/pogi.db is not a usable pogi database"), std::string::npos) << m;
+  EXPECT_NE(m.find(dir.path() + "/pogi.db is damaged or not a pogi database (file is not a database)"),
+            std::string::npos)
+      << m;
 }
 
 TEST(StorageTest, NewerFormatIsRefused) {

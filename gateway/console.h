@@ -26,11 +26,11 @@ struct ConsoleRequest {
   std::string_view body;
   std::string_view host;  // Host header
   bool has_origin = false;
-  std::string_view origin;  // Origin header, sent by browsers on cross-site and POST requests
+  std::string_view origin{};  // Origin header, sent by browsers on cross-site and POST requests
   // With --check-signatures: the configured credentials, and what the page
   // sent in X-Pogi-Access-Key-Id and X-Pogi-Secret-Access-Key.
   const Credentials* credentials = nullptr;
-  std::string_view access_key_id, secret_access_key;
+  std::string_view access_key_id{}, secret_access_key{};
 };
 
 // Answers one console request: an asset, an API call, or DynamoDB's 404.

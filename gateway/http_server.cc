@@ -62,9 +62,9 @@ std::string RequestId() {
 
 struct Shared {
   service::Engine& engine;
-  std::optional<Credentials> credentials;  // set: signatures are checked
-  bool allow_unsigned = false;             // no Authorization presence check
-  std::unique_ptr<ConsoleLive> console;    // null with --no-console
+  std::optional<Credentials> credentials;          // set: signatures are checked
+  bool allow_unsigned = false;                     // no Authorization presence check
+  std::unique_ptr<ConsoleLive> console = nullptr;  // null with --no-console
   std::atomic<int> in_flight{0};
   std::atomic<bool> stopping{false};
 };

@@ -1,8 +1,10 @@
 // `pogi start`: open storage, bind the HTTP and gRPC listeners, print
 // "Ready.", serve until SIGINT/SIGTERM or an admin's stop, then shut down
 // cleanly (in-flight requests finish, storage closes).
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "common/limits.h"
 #include "common/log.h"
 #include "gateway/http_server.h"
 #include "service/engine.h"
@@ -26,6 +29,30 @@ int Fail(const std::string& message) {
   return 1;
 }
 
+// Whether `host` (an IP literal) is a loopback address: 127.0.0.0/8 or ::1.
+bool IsLoopback(const std::string& host) {
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  return inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}
+
+// Raises the open-files limit to its hard ceiling (each HTTP connection is
+// a descriptor; distributions default the soft limit to 1024) and returns
+// the connections that fit under it beside pogi's other files.
+int ConnectionsThatFit(int wanted) {
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) != 0) return wanted;
+  if (files.rlim_cur < files.rlim_max) {
+    rlimit raised = files;
+    raised.rlim_cur = files.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) files = raised;
+  }
+  if (files.rlim_cur == RLIM_INFINITY) return wanted;
+  long long room = static_cast<long long>(files.rlim_cur) - limits::kReservedFiles;
+  return static_cast<int>(std::max(1LL, std::min<long long>(wanted, room)));
+}
+
 }  // namespace
 
 int Start(const std::vector<std::string>& args) {
@@ -39,7 +66,7 @@ int Start(const std::vector<std::string>& args) {
 
   Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
                "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock",
-               "ttl-interval", "stream-shard-hours"},
+               "ttl-interval", "stream-shard-hours", "max-connections", "idle-timeout"},
               {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
                "no-console"});
   std::string error;
@@ -114,6 +141,32 @@ int Start(const std::vector<std::string>& args) {
     if (v->empty() || *end != '\0' || parsed < 1 || parsed > 256) return Fail("invalid --threads " + *v);
     threads = static_cast<int>(parsed);
   }
+  gateway::ConnectionLimits connection_limits;
+  if (auto v = flags.Get("max-connections")) {
+    char* end = nullptr;
+    long parsed = std::strtol(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || parsed < 1 || parsed > limits::kMaxConnections) {
+      return Fail("invalid --max-connections " + *v + " (1 to " + std::to_string(limits::kMaxConnections) +
+                  ")");
+    }
+    connection_limits.max_connections = static_cast<int>(parsed);
+  }
+  if (int fit = ConnectionsThatFit(connection_limits.max_connections);
+      fit < connection_limits.max_connections) {
+    log::Warn("the open-files limit allows " + std::to_string(fit) + " HTTP connections, not " +
+              std::to_string(connection_limits.max_connections));
+    connection_limits.max_connections = fit;
+  }
+  if (auto v = flags.Get("idle-timeout")) {
+    auto d = service::ParseDuration(*v);
+    if (!d || *d <= 0) return Fail("invalid --idle-timeout " + *v + " (for example 60s or 500ms)");
+    connection_limits.idle_timeout = std::chrono::milliseconds(static_cast<int64_t>(*d * 1000));
+  }
+  if (!IsLoopback(host) && !flags.Has("check-signatures")) {
+    log::Warn(
+        "listening on " + host +
+        " without --check-signatures: anyone who can reach this address can read and change every table");
+  }
   std::optional<gateway::Credentials> credentials;
   if (flags.Has("check-signatures")) {
     // The defaults are what `pogi env` exports.
@@ -124,7 +177,7 @@ int Start(const std::vector<std::string>& args) {
   // --allow-unsigned lifts DynamoDB's Authorization presence check, for
   // requests made by hand (curl).
   auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials,
-                                        flags.Has("allow-unsigned"), !flags.Has("no-console"));
+                                        flags.Has("allow-unsigned"), !flags.Has("no-console"), connection_limits);
   if (!http.ok()) return Fail(http.error().message());
   gateway::HttpServer* http_server = http->get();
 

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/limits.h"
 #include "gateway/console.h"
 #include "gateway/edge.h"
 #include "gateway/handle_request.h"
@@ -40,9 +41,7 @@ using Timer =
     asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>,
                                asio::io_context::executor_type>;
 
-// DynamoDB's request size limit.
-constexpr uint64_t kMaxBodyBytes = 16 * 1024 * 1024;
-constexpr auto kIdleTimeout = std::chrono::seconds(60);
+using limits::kMaxBodyBytes;
 
 // A DynamoDB-like request id: 52 characters of [A-Z0-9].
 std::string RequestId() {
@@ -65,7 +64,9 @@ struct Shared {
   std::optional<Credentials> credentials;          // set: signatures are checked
   bool allow_unsigned = false;                     // no Authorization presence check
   std::unique_ptr<ConsoleLive> console = nullptr;  // null with --no-console
+  ConnectionLimits limits;
   std::atomic<int> in_flight{0};
+  std::atomic<int> connections{0};  // connections accepted and not yet destroyed
   std::atomic<bool> stopping{false};
 };
 
@@ -107,19 +108,38 @@ class RequestParser final : public http::basic_parser<true> {
  public:
   RequestParser(Request& out, bool keep_headers) : out_(out), keep_headers_(keep_headers) {
     out_.Clear();
+    header_limit(static_cast<uint32_t>(limits::kMaxHeaderBytes));
     body_limit(kMaxBodyBytes);
   }
 
+  // Whether the parse stopped at a request line over kMaxRequestLineBytes.
+  bool request_line_too_long() const { return request_line_too_long_; }
+
  private:
   void on_request_impl(http::verb, beast::string_view method, beast::string_view target, int version,
-                       beast::error_code&) override {
+                       beast::error_code& ec) override {
+    // method SP target SP HTTP/1.x: Beast hands the line over parsed.
+    if (method.size() + target.size() + 10 > limits::kMaxRequestLineBytes) {
+      request_line_too_long_ = true;
+      ec = http::error::header_limit;
+      return;
+    }
+    header_bytes_ = method.size() + target.size() + 12;  // with its CRLF
     out_.method.assign(method.data(), method.size());
     out_.target.assign(target.data(), target.size());
     out_.version = static_cast<unsigned>(version);
   }
   void on_response_impl(int, beast::string_view, int, beast::error_code&) override {}
   void on_field_impl(http::field name, beast::string_view name_string, beast::string_view value,
-                     beast::error_code&) override {
+                     beast::error_code& ec) override {
+    // Beast's own header_limit is approximate (it judges the bytes it has
+    // buffered); this counts the section exactly: "Name: value" CRLF each,
+    // and the empty line ending it.
+    header_bytes_ += name_string.size() + 2 + value.size() + 2;
+    if (header_bytes_ + 2 > limits::kMaxHeaderBytes) {
+      ec = http::error::header_limit;
+      return;
+    }
     switch (name) {
       case http::field::content_type:
         out_.content_type.assign(value.data(), value.size());
@@ -183,6 +203,8 @@ class RequestParser final : public http::basic_parser<true> {
 
   Request& out_;
   bool keep_headers_;
+  bool request_line_too_long_ = false;
+  size_t header_bytes_ = 0;  // of the header section so far
 };
 
 // --check-signatures over the headers a session kept.
@@ -208,40 +230,86 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   explicit Session(asio::io_context& context, Shared& shared)
       : socket_(context.get_executor()), idle_timer_(context.get_executor()), shared_(shared) {}
+  ~Session() {
+    if (counted_) --shared_.connections;
+  }
 
   Socket& socket() { return socket_; }
 
   void Start() {
-    WatchIdle(kIdleTimeout);
+    // One connection past the limit is told so and closed: an SDK retries
+    // a 503 with back-off.
+    counted_ = true;
+    if (++shared_.connections > shared_.limits.max_connections) {
+      ++shared_.in_flight;
+      keep_alive_ = false;
+      return Reply(ErrorResponse(Error(ErrorCode::kServiceUnavailable,
+                                       // pogi's text: DynamoDB has no such limit to quote.
+                                       "pogi is serving its maximum of " +
+                                           std::to_string(shared_.limits.max_connections) +
+                                           " connections; retry later")),
+                   11);
+    }
+    WatchIdle(shared_.limits.idle_timeout);
     DoRead();
   }
 
  private:
   void DoRead() {
     parser_.emplace(request_, shared_.credentials.has_value());
-    reading_since_ = std::chrono::steady_clock::now();
-    reading_ = true;
+    waiting_since_ = std::chrono::steady_clock::now();
+    waiting_ = true;
     http::async_read(socket_, buffer_, *parser_,
                      beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }
 
-  // A connection left waiting for a request longer than kIdleTimeout is
-  // closed. One timer per connection, re-armed only when it fires, rather
-  // than a timer operation per request.
+  // A connection left waiting for a whole request longer than the idle
+  // timeout is closed, whether it sent nothing (idle, half-open) or too
+  // little (a slow sender). One timer per connection, re-armed only when it
+  // fires, rather than a timer operation per request.
   void WatchIdle(std::chrono::steady_clock::duration wait) {
     idle_timer_.expires_after(wait);
     idle_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
       if (ec || !self->socket_.is_open()) return;
-      auto idle = std::chrono::steady_clock::now() - self->reading_since_;
-      if (self->reading_ && idle >= kIdleTimeout) return self->Close();
-      self->WatchIdle(self->reading_ ? kIdleTimeout - idle : kIdleTimeout);
+      auto timeout = self->shared_.limits.idle_timeout;
+      auto idle = std::chrono::steady_clock::now() - self->waiting_since_;
+      if (self->waiting_ && idle >= timeout) return self->Close();
+      self->WatchIdle(self->waiting_ ? timeout - idle : timeout);
     });
   }
 
+  // Answers a request Beast could not parse (past a header limit, or not
+  // HTTP) with 400 and closes: the stream cannot be resynchronized. Front
+  // ends answer such requests with a short text body before DynamoDB sees
+  // them; the text is pogi's.
+  void RefuseMalformed(beast::error_code ec) {
+    ++shared_.in_flight;
+    keep_alive_ = false;
+    linger_ = true;
+    ApiResponse bad;
+    bad.status = 400;
+    bad.content_type = "text/plain";
+    if (parser_->request_line_too_long()) {
+      bad.body = "Bad Request: the request line exceeds " + std::to_string(limits::kMaxRequestLineBytes) +
+                 " bytes\n";
+    } else if (ec == http::error::header_limit) {
+      bad.body = "Bad Request: the request header section exceeds " +
+                 std::to_string(limits::kMaxHeaderBytes) + " bytes\n";
+    } else {
+      bad.body = "Bad Request: malformed HTTP request\n";
+    }
+    Reply(std::move(bad), 11);
+  }
+
   void OnRead(beast::error_code ec, size_t) {
-    reading_ = false;
+    waiting_ = false;
     if (ec == http::error::end_of_stream || ec == asio::error::operation_aborted) return Close();
-    if (ec && ec != http::error::body_limit) return Close();
+    // The client went away mid-request, or the socket failed: nobody to answer.
+    if (ec && (ec.category() != http::make_error_code(http::error::end_of_stream).category() ||
+               ec == http::error::partial_message)) {
+      return Close();
+    }
+    if (ec && ec != http::error::body_limit) return RefuseMalformed(ec);
     ++shared_.in_flight;  // until the response is written (OnWrite)
     // Someone wants to hear of each request (--log-requests, metrics): one
     // relaxed load when nobody does.
@@ -253,6 +321,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == http::error::body_limit) {
       // DynamoDB refuses a body over 16 MB with 413; the connection is not reusable.
       keep_alive_ = false;
+      linger_ = true;
       return Reply(
           ErrorResponse(Error(ErrorCode::kRequestEntityTooLarge, "Request size exceeded 16777216 bytes")),
           11);
@@ -374,13 +443,40 @@ class Session : public std::enable_shared_from_this<Session> {
     head_.append("\r\n\r\n");
     if (observing_) Publish(api, request_id);
     std::array<asio::const_buffer, 2> buffers = {asio::buffer(head_), asio::buffer(body_)};
+    // A client that stops reading its answers is cut by the same timeout.
+    waiting_since_ = std::chrono::steady_clock::now();
+    waiting_ = true;
     asio::async_write(socket_, buffers, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
   }
 
   void OnWrite(beast::error_code ec, size_t) {
+    waiting_ = false;
     --shared_.in_flight;
-    if (ec || !keep_alive_) return Close();
+    if (ec) return Close();
+    if (!keep_alive_) return linger_ ? Linger() : Close();
     DoRead();
+  }
+
+  // After refusing a request the client may still be sending: closing with
+  // unread bytes makes the kernel send a reset, which can destroy the
+  // answer before the client reads it. So stop sending, read and drop what
+  // comes for a moment, then close.
+  void Linger() {
+    beast::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    idle_timer_.expires_after(std::chrono::seconds(1));
+    idle_timer_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+      if (!wait_ec) self->Close();
+    });
+    discard_ = std::make_unique<std::array<char, 4096>>();
+    DrainSome();
+  }
+  void DrainSome() {
+    socket_.async_read_some(asio::buffer(*discard_),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (ec) return self->Close();
+                              self->DrainSome();
+                            });
   }
 
   void Close() {
@@ -392,14 +488,19 @@ class Session : public std::enable_shared_from_this<Session> {
 
   Socket socket_;
   Timer idle_timer_;
-  std::chrono::steady_clock::time_point reading_since_;
-  bool reading_ = false;
+  // Set while pogi waits on the client (a request to arrive, an answer to
+  // be taken), since when; not while the engine works.
+  std::chrono::steady_clock::time_point waiting_since_;
+  bool waiting_ = false;
   beast::flat_buffer buffer_;
   Request request_;
   std::optional<RequestParser> parser_;
-  std::string head_, body_;            // the response being written
-  std::string inflated_, compressed_;  // buffers for compressed bodies, reused
-  bool preflight_ = false;             // the response answers a CORS preflight
+  std::string head_, body_;                          // the response being written
+  std::string inflated_, compressed_;                // buffers for compressed bodies, reused
+  bool preflight_ = false;                           // the response answers a CORS preflight
+  bool linger_ = false;                              // drain the client's bytes before closing
+  bool counted_ = false;                             // accepted: counts in shared_.connections
+  std::unique_ptr<std::array<char, 4096>> discard_;  // what Linger() drops
   bool keep_alive_ = false;
   // Set per request when someone observes requests.
   bool observing_ = false;
@@ -415,11 +516,12 @@ class Session : public std::enable_shared_from_this<Session> {
 class BeastServer final : public HttpServer {
  public:
   BeastServer(service::Engine& engine, int threads, std::optional<Credentials> credentials,
-              bool allow_unsigned, bool console)
-      : shared_{engine, std::move(credentials), allow_unsigned} {
+              bool allow_unsigned, bool console, ConnectionLimits limits)
+      : shared_{engine, std::move(credentials), allow_unsigned, nullptr, limits} {
     if (console) shared_.console = std::make_unique<ConsoleLive>(engine);
     for (int i = 0; i < threads; ++i) contexts_.push_back(std::make_unique<asio::io_context>(1));
     acceptor_.emplace(*contexts_[0]);
+    accept_pause_.emplace(*contexts_[0]);
   }
 
   Status Listen(const std::string& host, uint16_t port) {
@@ -467,6 +569,17 @@ class BeastServer final : public HttpServer {
     acceptor_->async_accept(session->socket(), [this, session](beast::error_code ec) {
       if (ec) {
         if (ec == asio::error::operation_aborted || !acceptor_->is_open()) return;
+        // Out of file descriptors: accepting again at once would fail again
+        // at once (a busy loop). Wait for connections to close; the pending
+        // ones wait in the listen backlog meanwhile.
+        if (ec == asio::error::no_descriptors || ec.value() == ENFILE || ec == asio::error::no_buffer_space ||
+            ec == asio::error::no_memory) {
+          accept_pause_->expires_after(std::chrono::milliseconds(50));
+          accept_pause_->async_wait([this](beast::error_code wait_ec) {
+            if (!wait_ec && acceptor_->is_open()) DoAccept();
+          });
+          return;
+        }
       } else {
         session->socket().set_option(tcp::no_delay(true), ec);
         // Runs on the session's own context from here on.
@@ -490,6 +603,7 @@ class BeastServer final : public HttpServer {
   Shared shared_;
   std::vector<std::unique_ptr<asio::io_context>> contexts_;
   std::optional<tcp::acceptor> acceptor_;
+  std::optional<asio::steady_timer> accept_pause_;
   size_t next_ = 0;
   uint16_t port_ = 0;
 };
@@ -499,9 +613,9 @@ class BeastServer final : public HttpServer {
 Result<std::unique_ptr<HttpServer>> HttpServer::Bind(service::Engine& engine, const std::string& host,
                                                      uint16_t port, int threads,
                                                      std::optional<Credentials> credentials,
-                                                     bool allow_unsigned, bool console) {
+                                                     bool allow_unsigned, bool console, ConnectionLimits limits) {
   auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads, std::move(credentials),
-                                              allow_unsigned, console);
+                                              allow_unsigned, console, limits);
   POGI_RETURN_IF_ERROR(server->Listen(host, port));
   return std::unique_ptr<HttpServer>(std::move(server));
 }

@@ -1,20 +1,29 @@
 // HttpServer: the Boost.Beast listener and sessions in front of
 // HandleRequest. HTTP/1.1 keep-alive, HTTP/1.0 close-after-response,
-// DynamoDB's 16 MB request limit, x-amzn-RequestId, x-amz-crc32 and Date
+// the limits of common/limits.h (connections, header, 16 MB body, idle
+// timeout), x-amzn-RequestId, x-amz-crc32 and Date
 // headers, CORS, compressed requests and answers.
 // Beast stays out of this header so that few files pay for its compile time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "common/limits.h"
 #include "common/result.h"
 #include "gateway/sigv4.h"
 #include "service/engine.h"
 
 namespace pogi::gateway {
+
+// Bounds on connections, defaulting to the ones in common/limits.h.
+struct ConnectionLimits {
+  int max_connections = limits::kMaxConnections;
+  std::chrono::milliseconds idle_timeout = limits::kIdleTimeout;
+};
 
 class HttpServer {
  public:
@@ -26,7 +35,8 @@ class HttpServer {
   static Result<std::unique_ptr<HttpServer>> Bind(service::Engine& engine, const std::string& host,
                                                   uint16_t port, int threads,
                                                   std::optional<Credentials> credentials = std::nullopt,
-                                                  bool allow_unsigned = false, bool console = true);
+                                                  bool allow_unsigned = false, bool console = true,
+                                                  ConnectionLimits limits = {});
   virtual ~HttpServer() = default;
 
   virtual uint16_t port() const = 0;

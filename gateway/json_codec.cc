@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "common/base64.h"
+#include "common/limits.h"
 #include "gateway/item_proto_json.h"
 #include "gateway/json_doc.h"
 #include "gateway/json_text.h"
@@ -31,8 +32,9 @@ using google::protobuf::Message;
 using google::protobuf::Reflection;
 
 // Deeper JSON than this inside attribute values is refused before any work:
-// DynamoDB allows 32 levels of nesting.
-constexpr int kMaxValueDepth = 33;
+// DynamoDB allows 32 levels of nesting (the count here includes the value's
+// own level).
+constexpr int kMaxValueDepth = limits::kMaxAttributeDepth + 1;
 
 // The DynamoDB member name of a field: its json_name, first letter
 // capitalized, or verbatim when the proto names it (DynamoDB Streams spells

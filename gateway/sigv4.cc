@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "common/sha256.h"
 #include "gateway/edge.h"
+#include "service/control_plane.h"
 
 namespace pogi::gateway {
 namespace {
@@ -53,19 +55,38 @@ std::map<std::string, std::string> AuthorizationFields(std::string_view rest) {
 
 Error Incomplete(const std::string& what) { return Error(ErrorCode::kIncompleteSignature, what); }
 
+Error Invalid(const std::string& what) { return Error(ErrorCode::kInvalidSignature, what); }
+
+// The credential scope DATE/REGION/SERVICE/aws4_request must name the day
+// of X-Amz-Date, the region pogi answers as, DynamoDB (DynamoDB Streams
+// signs as "dynamodb" too) and the SigV4 terminator. The region and service
+// texts, trailing spaces included, are AWS's as SDK users have reported
+// them; the date and terminator texts follow AWS's form but were not found
+// verbatim (AWS documents only that such requests are rejected). AWS's
+// order of these checks is not known; pogi's is the scope's.
+std::optional<Error> CredentialScopeError(const std::vector<std::string>& scope, std::string_view amz_date) {
+  std::string_view day = amz_date.substr(0, 8);
+  if (scope[0] != day) {
+    return Invalid(
+        "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '" +
+        scope[0] + "' != '" + std::string(day) + "', from '" + std::string(amz_date) + "'.");
+  }
+  if (scope[1] != service::kRegion) {
+    return Invalid("Credential should be scoped to a valid region, not '" + scope[1] + "'. ");
+  }
+  if (scope[2] != "dynamodb") return Invalid("Credential should be scoped to correct service: 'dynamodb'. ");
+  if (scope[3] != "aws4_request") {
+    return Invalid("Credential should be scoped with a valid terminator: 'aws4_request', not '" + scope[3] +
+                   "'. ");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string Sha256Hex(std::string_view data) {
   auto digest = Sha256(data);
   return ToHex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
-}
-
-// Compares without stopping at the first difference (no timing oracle).
-static bool SameSignature(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
 }
 
 Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64_t now_unix) {
@@ -102,9 +123,7 @@ Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64
     if (q == std::string::npos) break;
     p = q + 1;
   }
-  if (parts.size() != 4 || parts[3] != "aws4_request") {
-    return Incomplete("Credential should be scoped correctly.");
-  }
+  if (parts.size() != 4) return Incomplete("Credential should be scoped correctly.");
   if (access_key != creds.access_key_id) {
     return Error(ErrorCode::kUnrecognizedClient, "The security token included in the request is invalid.");
   }
@@ -114,6 +133,7 @@ Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64
   }
   // DynamoDB refuses a signature dated more than 15 minutes away from now.
   if (std::optional<Error> e = SignatureDateError(date->second, now_unix)) return *e;
+  if (std::optional<Error> e = CredentialScopeError(parts, date->second)) return *e;
 
   std::string canonical =
       std::string(req.method) + "\n" + std::string(req.path.empty() ? "/" : req.path) + "\n\n";
@@ -136,7 +156,8 @@ Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64
   key = HmacSha256(key, "aws4_request");
   std::string raw = HmacSha256(key, to_sign);
   std::string expected = ToHex(raw);
-  if (!SameSignature(fields["Signature"], expected)) {
+  // Constant-time: no timing oracle on how much of a guess was right.
+  if (!SecretEquals(fields["Signature"], expected)) {
     return Error(
         ErrorCode::kInvalidSignature,
         "The request signature we calculated does not match the signature you provided. Check your AWS "

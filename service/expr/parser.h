@@ -17,6 +17,7 @@
 
 #include <string_view>
 
+#include "common/limits.h"
 #include "common/result.h"
 #include "service/expr/ast.h"
 #include "service/expr/substitutions.h"
@@ -24,14 +25,12 @@
 
 namespace pogi::expr {
 
-// Limits DynamoDB enforces on every expression.
-inline constexpr size_t kMaxExpressionBytes = 4096;  // "Expression size has exceeded..."
-inline constexpr size_t kMaxPathDepth = 32;          // nesting levels of a document path
-inline constexpr size_t kMaxInOperands = 100;        // right-hand operands of IN
-inline constexpr size_t kMaxOperators = 300;         // operators and functions per expression
-// pogi's own bound on nested parentheses/NOTs (DynamoDB's is not documented;
-// a 4 KB expression could otherwise nest ~4000 levels).
-inline constexpr size_t kMaxNesting = 200;
+// Limits on every expression, defined with the other request limits.
+inline constexpr size_t kMaxExpressionBytes = limits::kMaxExpressionBytes;
+inline constexpr size_t kMaxPathDepth = limits::kMaxPathDepth;
+inline constexpr size_t kMaxInOperands = limits::kMaxInOperands;
+inline constexpr size_t kMaxOperators = limits::kMaxOperators;
+inline constexpr size_t kMaxNesting = limits::kMaxExpressionNesting;
 
 // `kind` is kCondition, kFilter or kKeyCondition (it only names the
 // parameter in messages; KeyConditionExpression's extra rules are the

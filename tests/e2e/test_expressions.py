@@ -529,6 +529,16 @@ class HostileInput(ExprBase):
     def test_deep_parentheses_within_size(self):
         self.refused("(" * 2000 + "n = :v" + ")" * 2000)
 
+    def test_nesting_at_and_past_the_limit(self):
+        # limits::kMaxExpressionNesting (200) counts the condition under the
+        # NOTs: 199 NOTs parse (an odd count: the condition is false), 200 do not.
+        with self.assertRaises(self.ddb.exceptions.ConditionalCheckFailedException):
+            self.ddb.update_item(TableName=self.table, Key={"pk": S(self.k)}, UpdateExpression="SET n = :v",
+                                 ConditionExpression="NOT " * 199 + "n = :v",
+                                 ExpressionAttributeValues={":v": N(1)})
+        self.assertTrue(self.refused("NOT " * 200 + "n = :v").startswith(
+            "Invalid ConditionExpression: Syntax error; "))
+
     def test_deep_nots(self):
         self.refused("NOT " * 1000 + "n = :v")
         self.refused("NOT " * 100000 + "n = :v")

@@ -36,5 +36,24 @@ TEST(Sha256Test, HmacRfc4231) {
       "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
+// The AWS SigV4 documentation's signing-key example (secret
+// wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY, 20120215, us-east-1, iam).
+TEST(Sha256Test, SigV4KeyChain) {
+  std::string k = HmacSha256("AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "20120215");
+  k = HmacSha256(k, "us-east-1");
+  k = HmacSha256(k, "iam");
+  k = HmacSha256(k, "aws4_request");
+  EXPECT_EQ(ToHex(k), "f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d");
+}
+
+TEST(Sha256Test, SecretEquals) {
+  EXPECT_TRUE(SecretEquals("", ""));
+  EXPECT_TRUE(SecretEquals("abc", "abc"));
+  EXPECT_FALSE(SecretEquals("abc", "abd"));
+  EXPECT_FALSE(SecretEquals("abc", "xbc"));
+  EXPECT_FALSE(SecretEquals("abc", "abcd"));
+  EXPECT_FALSE(SecretEquals(std::string(64, 'a'), std::string(63, 'a') + "b"));
+}
+
 }  // namespace
 }  // namespace pogi

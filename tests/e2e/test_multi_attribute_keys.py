@@ -347,5 +347,33 @@ class MultiAttributeKeys(ServerTestCase):
         self.assertEqual(g["ItemCount"], 16)
 
 
+class MultiAttributeKeysDurable(ServerTestCase):
+    """A multi-attribute index survives kill -9: its catalog entry and its
+    entries are read back as written."""
+
+    def test_kill_and_restart(self):
+        name = "mak-durable"
+        self.ddb.create_table(
+            TableName=name, BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[attr("id", "S"), attr("a", "S"), attr("b", "N"), attr("c", "N"),
+                                  attr("d", "S")],
+            KeySchema=ks(("id", "HASH")),
+            GlobalSecondaryIndexes=[{"IndexName": "abcd", "Projection": {"ProjectionType": "ALL"},
+                                     "KeySchema": ks(("a", "HASH"), ("b", "HASH"), ("c", "RANGE"),
+                                                     ("d", "RANGE"))}])
+        for i in range(12):
+            self.ddb.put_item(TableName=name, Item={"id": S("i%d" % i), "a": S("A"), "b": N(i % 2),
+                                                     "c": N(-i), "d": S("d%d" % (i % 3))})
+        self.server.kill()
+        self.server.start()
+        r = self.ddb.query(TableName=name, IndexName="abcd",
+                           KeyConditionExpression="a = :a AND b = :b AND c >= :c",
+                           ExpressionAttributeValues={":a": S("A"), ":b": N(0), ":c": N(-6)})
+        self.assertEqual([i["id"]["S"] for i in r["Items"]], ["i6", "i4", "i2", "i0"])
+        g = self.ddb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"][0]
+        self.assertEqual(g["KeySchema"], ks(("a", "HASH"), ("b", "HASH"), ("c", "RANGE"), ("d", "RANGE")))
+        self.assertEqual(g["ItemCount"], 12)
+
+
 if __name__ == "__main__":
     unittest.main()

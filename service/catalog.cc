@@ -47,6 +47,23 @@ const Index* Table::FindIndex(const std::string& name) const {
   return nullptr;
 }
 
+bool KeySchema::Has(const std::string& name) const {
+  for (const auto* part : {&hash, &range}) {
+    for (const KeyAttribute& k : *part) {
+      if (k.name == name) return true;
+    }
+  }
+  return false;
+}
+
+KeySchema Table::KeysOf(const Index* index) const {
+  if (index) return index->keys;
+  KeySchema keys;
+  keys.hash.push_back(hash);
+  if (range) keys.range.push_back(*range);
+  return keys;
+}
+
 std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription description,
                                            const std::map<std::string, int64_t>& index_ids) const {
   auto t = std::make_shared<Table>();
@@ -79,7 +96,11 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
     auto it = index_ids.find(index.name);
     index.id = it == index_ids.end() ? 0 : it->second;
     index.global = global;
-    resolve(d.key_schema(), &index.hash, &index.range);
+    // In key-schema order: every HASH element comes before every RANGE one.
+    for (const auto& k : d.key_schema()) {
+      (k.key_type() == "HASH" ? index.keys.hash : index.keys.range)
+          .push_back(KeyAttribute{k.attribute_name(), type_of(k.attribute_name())});
+    }
     index.projection_type = d.projection().projection_type();
     index.non_key_attributes.insert(d.projection().non_key_attributes().begin(),
                                     d.projection().non_key_attributes().end());

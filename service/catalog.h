@@ -23,13 +23,26 @@ struct KeyAttribute {
   std::string type;
 };
 
+// The most attributes a GSI's partition key, and its sort key, may have.
+inline constexpr size_t kMaxKeyAttributes = 4;
+
+// The key attributes of what a Query or Scan reads, in key-schema order. A
+// table and a local index have one partition-key attribute and at most one
+// sort-key attribute; a global index up to four of each (multi-attribute
+// keys), stored as value/key_tuple.h encodes them.
+struct KeySchema {
+  std::vector<KeyAttribute> hash;
+  std::vector<KeyAttribute> range;
+  // Whether `name` is one of these attributes.
+  bool Has(const std::string& name) const;
+};
+
 // A secondary index as the engine uses it.
 struct Index {
   std::string name;
   int64_t id = 0;  // storage id of its entries
   bool global = true;
-  KeyAttribute hash;
-  std::optional<KeyAttribute> range;
+  KeySchema keys;
   std::string projection_type;               // ALL, KEYS_ONLY or INCLUDE
   std::set<std::string> non_key_attributes;  // for INCLUDE
 };
@@ -59,6 +72,8 @@ struct Table {
   const Clock* clock = nullptr;  // the engine's, for the write path
 
   const Index* FindIndex(const std::string& name) const;
+  // The key schema a read of the table (index null) or of `index` uses.
+  KeySchema KeysOf(const Index* index) const;
   // Whether `name` is a key attribute of the table or of any index.
   bool IsTableKey(const std::string& name) const {
     return name == hash.name || (range && name == range->name);

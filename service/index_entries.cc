@@ -1,6 +1,10 @@
 // Index membership, keys and projections.
 #include "service/index_entries.h"
 
+#include <array>
+
+#include "service/value/key_tuple.h"
+
 namespace pogi::service {
 namespace {
 
@@ -10,25 +14,33 @@ bool IsEmptyKeyValue(const V& v) {
   return (v.value_case() == V::kS && v.s().empty()) || (v.value_case() == V::kB && v.b().empty());
 }
 
+// DynamoDB refuses a write whose value of one index key attribute has the
+// wrong type or is empty (each attribute of a multi-attribute key alike).
+Status CheckIndexKey(const Index& index, const KeyAttribute& key, const value::AttributeMap& item) {
+  auto it = item.find(key.name);
+  if (it == item.end()) return Status::Ok();
+  if (value::TypeName(it->second) != key.type) {
+    return Error::InvalidParameter("Type mismatch for Index Key " + key.name + " Expected: " + key.type +
+                                   " Actual: " + std::string(value::TypeName(it->second)) +
+                                   " IndexName: " + index.name);
+  }
+  if (IsEmptyKeyValue(it->second)) {
+    return Error::Validation(
+        "One or more parameter values are not valid. A value specified for a secondary index key is not "
+        "supported. The AttributeValue for a key attribute cannot contain an empty " +
+        std::string(it->second.value_case() == V::kS ? "string" : "binary") +
+        " value. IndexName: " + index.name + ", IndexKey: " + key.name);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status CheckIndexKeys(const Table& table, const value::AttributeMap& item) {
   for (const Index& index : table.indexes) {
-    for (const KeyAttribute* attr : {&index.hash, index.range ? &*index.range : nullptr}) {
-      if (!attr) continue;
-      auto it = item.find(attr->name);
-      if (it == item.end()) continue;
-      if (value::TypeName(it->second) != attr->type) {
-        return Error::InvalidParameter(
-            "Type mismatch for Index Key " + attr->name + " Expected: " + attr->type +
-            " Actual: " + std::string(value::TypeName(it->second)) + " IndexName: " + index.name);
-      }
-      if (IsEmptyKeyValue(it->second)) {
-        return Error::Validation(
-            "One or more parameter values are not valid. A value specified for a secondary index key is not "
-            "supported. The AttributeValue for a key attribute cannot contain an empty " +
-            std::string(it->second.value_case() == V::kS ? "string" : "binary") +
-            " value. IndexName: " + index.name + ", IndexKey: " + attr->name);
+    for (const auto* part : {&index.keys.hash, &index.keys.range}) {
+      for (const KeyAttribute& key : *part) {
+        POGI_RETURN_IF_ERROR(CheckIndexKey(index, key, item));
       }
     }
   }
@@ -36,21 +48,33 @@ Status CheckIndexKeys(const Table& table, const value::AttributeMap& item) {
 }
 
 std::optional<storage::EncodedKey> IndexKeyOf(const Index& index, const value::AttributeMap& item) {
-  auto hash = item.find(index.hash.name);
-  if (hash == item.end() || value::TypeName(hash->second) != index.hash.type) return std::nullopt;
+  // Sparse: an item lacking any key attribute of the index (or holding one
+  // of another type) is not in it.
+  // (At most four attributes each: no allocation on the write path.)
+  std::array<const v1::AttributeValue*, kMaxKeyAttributes> values;
+  auto collect = [&](const std::vector<KeyAttribute>& keys) -> std::optional<std::string> {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      auto it = item.find(keys[i].name);
+      if (it == item.end() || value::TypeName(it->second) != keys[i].type) return std::nullopt;
+      values[i] = &it->second;
+    }
+    return value::EncodeKeyTuple(std::span(values.data(), keys.size()));
+  };
   storage::EncodedKey key;
-  key.partition = value::EncodeKeyValue(hash->second);
-  if (index.range) {
-    auto range = item.find(index.range->name);
-    if (range == item.end() || value::TypeName(range->second) != index.range->type) return std::nullopt;
-    key.sort = value::EncodeKeyValue(range->second);
+  auto partition = collect(index.keys.hash);
+  if (!partition) return std::nullopt;
+  key.partition = std::move(*partition);
+  if (!index.keys.range.empty()) {
+    auto sort = collect(index.keys.range);
+    if (!sort) return std::nullopt;
+    key.sort = std::move(*sort);
   }
   return key;
 }
 
 bool IndexHolds(const Table& table, const Index& index, const std::string& attribute) {
-  return index.projection_type == "ALL" || table.IsTableKey(attribute) || attribute == index.hash.name ||
-         (index.range && attribute == index.range->name) || index.non_key_attributes.count(attribute) > 0;
+  return index.projection_type == "ALL" || table.IsTableKey(attribute) || index.keys.Has(attribute) ||
+         index.non_key_attributes.count(attribute) > 0;
 }
 
 value::AttributeMap ProjectForIndex(const Table& table, const Index& index, const value::AttributeMap& item) {

@@ -1,6 +1,8 @@
 // Index definition rules, with DynamoDB's messages.
 #include "service/index_schema.h"
 
+#include "service/catalog.h"
+
 namespace pogi::service {
 namespace {
 
@@ -10,17 +12,59 @@ std::string Join(const std::set<std::string>& names) {
   return s;
 }
 
+// The rules of a global index's key schema beyond the first element, which
+// allow multi-attribute keys. The messages of the new rules are DynamoDB
+// Local 3.3.1's (the service's own are not on record); a two-element schema
+// keeps the messages DynamoDB has always given.
+Status CheckMultiAttributeKeys(const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& ks) {
+  size_t hashes = 0, ranges = 0;
+  for (int i = 0; i < ks.size(); ++i) {
+    if (ks[i].key_type() == "HASH") {
+      if (ranges > 0) {
+        return Error::Validation(
+            "Invalid key order. Hash Key must be specified first in key schema, Range Key must be "
+            "specifed second");  // sic
+      }
+      ++hashes;
+    } else {
+      ++ranges;
+    }
+  }
+  if (hashes > kMaxKeyAttributes) {
+    return Error::Validation("Too many partition keys. GSI can have at most " +
+                             std::to_string(kMaxKeyAttributes) + " partition keys");
+  }
+  if (ranges > kMaxKeyAttributes) {
+    return Error::Validation("Too many sort keys. GSI can have at most " + std::to_string(kMaxKeyAttributes) +
+                             " sort keys");
+  }
+  if (ks.size() == 2 && ranges == 1 && ks[0].attribute_name() == ks[1].attribute_name()) {
+    return Error::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  std::set<std::string> names;
+  for (const auto& k : ks) {
+    if (!names.insert(k.attribute_name()).second) {
+      return Error::Validation("Two keys can not have the same name");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 void CheckIndexMembers(Constraints& c, const std::string* name,
                        const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& key_schema,
                        const v1::Projection* projection, const v1::ProvisionedThroughput* throughput,
-                       const std::string& path) {
+                       const std::string& path, bool global) {
   c.Required(name != nullptr, path + ".indexName");
   c.NamePattern(name, path + ".indexName");
   c.Length(name, 3, 255, path + ".indexName");
-  if (key_schema.empty() || key_schema.size() > 2) {
-    c.Count(key_schema.size(), 1, 2, "[...]", path + ".keySchema");
+  // A GSI's bound follows from four HASH plus four RANGE elements; DynamoDB's
+  // text for a longer one is not on record, this is its usual length form.
+  const int max = global ? 2 * static_cast<int>(kMaxKeyAttributes) : 2;
+  if (key_schema.empty() || key_schema.size() > max) {
+    c.Count(key_schema.size(), 1, max, "[...]", path + ".keySchema");
   }
   for (int i = 0; i < key_schema.size(); ++i) {
     const auto& k = key_schema[i];
@@ -53,7 +97,9 @@ Status CheckIndexSchema(const std::string& name,
   if (ks[0].key_type() != "HASH") {
     return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   }
-  if (ks.size() == 2) {
+  if (!local) {
+    POGI_RETURN_IF_ERROR(CheckMultiAttributeKeys(ks));
+  } else if (ks.size() == 2) {
     if (ks[1].key_type() != "RANGE") {
       return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
     }

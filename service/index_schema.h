@@ -15,14 +15,18 @@ inline constexpr int kMaxGlobalIndexes = 20;
 inline constexpr int kMaxLocalIndexes = 5;
 
 // Member constraints of one index definition at `path`
-// ("globalSecondaryIndexes.1.member").
+// ("globalSecondaryIndexes.1.member"). A global index's KeySchema may hold
+// up to eight elements (multi-attribute keys), a local index's two.
 void CheckIndexMembers(Constraints& c, const std::string* name,
                        const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& key_schema,
                        const v1::Projection* projection, const v1::ProvisionedThroughput* throughput,
-                       const std::string& path);
+                       const std::string& path, bool global);
 
 // The rules of one index's key schema and projection. `defined` are the
-// AttributeDefinitions' names; `table_key_schema` the table's.
+// AttributeDefinitions' names; `table_key_schema` the table's. A global
+// index may have up to four HASH elements followed by up to four RANGE
+// elements (DynamoDB's multi-attribute keys); a local index has exactly the
+// table's HASH attribute and one RANGE attribute.
 Status CheckIndexSchema(const std::string& name,
                         const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& key_schema,
                         const v1::Projection& projection, bool local,

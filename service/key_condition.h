@@ -10,11 +10,11 @@
 
 namespace pogi::service {
 
-// The partition and sort-key range of a Query on `hash`/`range` (the table's
-// or an index's key schema). DynamoDB's errors for conditions it cannot
-// turn into a range ("Query condition missed key schema element: pk", ...).
-Result<storage::RangeRead> CompileKeyCondition(const expr::Condition& condition, const KeyAttribute& hash,
-                                               const std::optional<KeyAttribute>& range);
+// The partition and sort-key range of a Query on `keys` (the table's or an
+// index's key schema, multi-attribute keys included). DynamoDB's errors for
+// conditions it cannot turn into a range ("Query condition missed key schema
+// element: pk", ...).
+Result<storage::RangeRead> CompileKeyCondition(const expr::Condition& condition, const KeySchema& keys);
 
 // The smallest byte string greater than every string starting with `prefix`,
 // or nullopt when there is none (all 0xFF). For begins_with ranges.

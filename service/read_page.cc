@@ -5,6 +5,7 @@
 #include "service/expr/projection.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
+#include "service/value/key_tuple.h"
 
 namespace pogi::service {
 namespace {
@@ -14,8 +15,10 @@ std::vector<const KeyAttribute*> PositionAttributes(const Table& table, const In
   std::vector<const KeyAttribute*> attrs = {&table.hash};
   if (table.range) attrs.push_back(&*table.range);
   if (index) {
-    for (const KeyAttribute* a : {&index->hash, index->range ? &*index->range : nullptr}) {
-      if (a && !table.IsTableKey(a->name)) attrs.push_back(a);
+    for (const auto* part : {&index->keys.hash, &index->keys.range}) {
+      for (const KeyAttribute& a : *part) {
+        if (!table.IsTableKey(a.name)) attrs.push_back(&a);
+      }
     }
   }
   return attrs;
@@ -64,8 +67,14 @@ Result<storage::RowPosition> StartPosition(const Table& table, const Index* inde
   pos.table_partition = value::EncodeKeyValue(start_key.at(table.hash.name));
   if (table.range) pos.table_sort = value::EncodeKeyValue(start_key.at(table.range->name));
   if (index) {
-    pos.partition = value::EncodeKeyValue(start_key.at(index->hash.name));
-    if (index->range) pos.sort = value::EncodeKeyValue(start_key.at(index->range->name));
+    // Encoded as the index's entries are (value/key_tuple.h).
+    auto encode = [&](const std::vector<KeyAttribute>& keys) {
+      std::vector<const v1::AttributeValue*> values;
+      for (const KeyAttribute& k : keys) values.push_back(&start_key.at(k.name));
+      return value::EncodeKeyTuple(values);
+    };
+    pos.partition = encode(index->keys.hash);
+    if (!index->keys.range.empty()) pos.sort = encode(index->keys.range);
   } else {
     pos.partition = pos.table_partition;
     pos.sort = pos.table_sort;

@@ -44,13 +44,13 @@ void CheckRestoreOverrides(Constraints& c, const Req& req) {
     CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
                       g.has_projection() ? &g.projection() : nullptr,
                       g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
-                      "globalSecondaryIndexOverride." + std::to_string(i + 1) + ".member");
+                      "globalSecondaryIndexOverride." + std::to_string(i + 1) + ".member", /*global=*/true);
   }
   for (int i = 0; i < req.local_secondary_index_override_size(); ++i) {
     const auto& l = req.local_secondary_index_override(i);
     CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(),
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
-                      "localSecondaryIndexOverride." + std::to_string(i + 1) + ".member");
+                      "localSecondaryIndexOverride." + std::to_string(i + 1) + ".member", /*global=*/false);
   }
 }
 

@@ -44,7 +44,8 @@ void AddRules(const Table& table, const std::string* index, double since,
   std::string target = table.description.table_name() + (index ? "-" + *index : "");
   std::string stamp = std::to_string(static_cast<int64_t>(since * 1000));
   for (const char* kind : {"PKC", "PKT", "SKC", "SKT"}) {
-    if ((kind[0] == 'S') && !(index ? table.FindIndex(*index)->range.has_value() : table.range.has_value())) {
+    if ((kind[0] == 'S') &&
+        !(index ? !table.FindIndex(*index)->keys.range.empty() : table.range.has_value())) {
       continue;
     }
     *rules->Add() = std::string("DynamoDBContributorInsights-") + kind + "-" + target + "-" + stamp;

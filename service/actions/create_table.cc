@@ -79,13 +79,13 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
     CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
                       g.has_projection() ? &g.projection() : nullptr,
                       g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
-                      "globalSecondaryIndexes." + std::to_string(i + 1) + ".member");
+                      "globalSecondaryIndexes." + std::to_string(i + 1) + ".member", /*global=*/true);
   }
   for (int i = 0; i < req.local_secondary_indexes_size(); ++i) {
     const auto& l = req.local_secondary_indexes(i);
     CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(),
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
-                      "localSecondaryIndexes." + std::to_string(i + 1) + ".member");
+                      "localSecondaryIndexes." + std::to_string(i + 1) + ".member", /*global=*/false);
   }
   return c.Finish();
 }

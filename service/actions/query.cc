@@ -9,16 +9,17 @@ namespace pogi::service {
 namespace {
 
 // DynamoDB refuses a filter on the queried key attributes.
-Status CheckFilterKeys(const expr::Condition& filter, const KeyAttribute& hash,
-                       const std::optional<KeyAttribute>& range, bool legacy) {
+Status CheckFilterKeys(const expr::Condition& filter, const KeySchema& keys, bool legacy) {
   std::set<std::string> names;
   CollectNames(filter, &names);
-  for (const KeyAttribute* key : {&hash, range ? &*range : nullptr}) {
-    if (key && names.count(key->name)) {
-      return Error::Validation(
-          std::string(legacy ? "QueryFilter can only contain non-key attributes"
-                             : "Filter Expression can only contain non-primary key attributes") +
-          ": Primary key attribute: " + key->name);
+  for (const auto* part : {&keys.hash, &keys.range}) {
+    for (const KeyAttribute& key : *part) {
+      if (names.count(key.name)) {
+        return Error::Validation(
+            std::string(legacy ? "QueryFilter can only contain non-key attributes"
+                               : "Filter Expression can only contain non-primary key attributes") +
+            ": Primary key attribute: " + key.name);
+      }
     }
   }
   return Status::Ok();
@@ -67,10 +68,9 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   POGI_ASSIGN_OR_RETURN(
       const Index* index,
       FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
-  const KeyAttribute& hash = index ? index->hash : table->hash;
-  const std::optional<KeyAttribute>& range = index ? index->range : table->range;
-  POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(*parsed.key_condition, hash, range));
-  if (parsed.filter) POGI_RETURN_IF_ERROR(CheckFilterKeys(*parsed.filter, hash, range, legacy_filter));
+  const KeySchema keys = table->KeysOf(index);
+  POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(*parsed.key_condition, keys));
+  if (parsed.filter) POGI_RETURN_IF_ERROR(CheckFilterKeys(*parsed.filter, keys, legacy_filter));
   read.id = index ? index->id : table->id;
   read.is_index = index != nullptr;
   read.forward = !req.has_scan_index_forward() || req.scan_index_forward();

@@ -32,7 +32,7 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
       CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
                         g.has_projection() ? &g.projection() : nullptr,
                         g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
-                        at + ".create");
+                        at + ".create", /*global=*/true);
     }
     if (u.has_delete_()) {
       const auto& d = u.delete_();

@@ -349,6 +349,68 @@ Result<KeyedTarget> ToKeyedTarget(const Statement& st, const service::Table& tab
   return t;
 }
 
+namespace {
+
+// The read of an index with multi-attribute keys: a Query when the WHERE
+// fixes every partition-key attribute by an equality (one value each; IN
+// lists are left to a Scan), its key condition those equalities and the
+// sort-key conjuncts a range read serves exactly (equalities left to right,
+// then at most one range); else a Scan. The conjuncts not used go to `rest`.
+Status PlanMultiAttribute(const std::vector<const Expr*>& conjuncts, const service::KeySchema& keys,
+                          std::string_view text, ReadPlan* plan, std::vector<const Expr*>* rest) {
+  std::vector<bool> used(conjuncts.size());
+  std::vector<size_t> picked;
+  auto equality = [&](const service::KeyAttribute& k) -> std::optional<size_t> {
+    for (size_t i = 0; i < conjuncts.size(); ++i) {
+      const auto* v = used[i] ? nullptr : EqualityOn(*conjuncts[i], k.name);
+      if (v && OfKeyType(*v, k.type)) return i;
+    }
+    return std::nullopt;
+  };
+  for (const auto& k : keys.hash) {
+    auto i = equality(k);
+    if (!i) {
+      picked.clear();
+      break;
+    }
+    used[*i] = true;
+    picked.push_back(*i);
+  }
+  if (!picked.empty()) {
+    for (const auto& k : keys.range) {
+      if (auto i = equality(k)) {
+        used[*i] = true;
+        picked.push_back(*i);
+        continue;
+      }
+      for (size_t i = 0; i < conjuncts.size(); ++i) {
+        if (!used[i] && IsSortRange(*conjuncts[i], k)) {
+          used[i] = true;
+          picked.push_back(i);
+          break;
+        }
+      }
+      break;
+    }
+    Condition key;
+    key.kind = Condition::Kind::kAnd;
+    for (size_t i : picked) {
+      POGI_ASSIGN_OR_RETURN(Condition c, ToCondition(*conjuncts[i], text));
+      key.children.push_back(std::move(c));
+    }
+    plan->query = true;
+    plan->key_condition = std::move(key);
+  } else {
+    std::fill(used.begin(), used.end(), false);
+  }
+  for (size_t i = 0; i < conjuncts.size(); ++i) {
+    if (!used[i]) rest->push_back(conjuncts[i]);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<ReadPlan> PlanSelect(const Statement& st, const service::Table& table, bool consistent_read,
                             std::string_view text) {
   ReadPlan plan;
@@ -359,12 +421,16 @@ Result<ReadPlan> PlanSelect(const Statement& st, const service::Table& table, bo
       return Error::Validation("Consistent reads are not supported on global secondary indexes");
     }
   }
-  const service::KeyAttribute& hash = plan.index ? plan.index->hash : table.hash;
-  const std::optional<service::KeyAttribute>& range = plan.index ? plan.index->range : table.range;
+  const service::KeySchema keys = table.KeysOf(plan.index);
+  const service::KeyAttribute& hash = keys.hash[0];
+  const std::optional<service::KeyAttribute> range =
+      keys.range.empty() ? std::nullopt : std::optional(keys.range[0]);
+  const bool multi_attribute = keys.hash.size() > 1 || keys.range.size() > 1;
   std::vector<const Expr*> conjuncts = Conjuncts(st.where ? &*st.where : nullptr);
   std::vector<const Expr*> rest;
+  if (multi_attribute) POGI_RETURN_IF_ERROR(PlanMultiAttribute(conjuncts, keys, text, &plan, &rest));
   const Expr* sort_conjunct = nullptr;
-  for (const Expr* c : conjuncts) {
+  for (const Expr* c : multi_attribute ? std::vector<const Expr*>() : conjuncts) {
     if (!plan.query) {
       if (auto values = PartitionValues(*c, hash.name)) {
         plan.query = true;

@@ -37,7 +37,10 @@ struct ReadPlan {
   bool query = false;                     // a Query of `partitions`, else a Scan
   std::vector<expr::AttributeValue> partitions;
   std::optional<expr::Condition> sort_range;  // on the sort key, compiled to the range read
-  std::optional<expr::Condition> filter;      // the rest of the WHERE
+  // An index with multi-attribute keys: the whole key condition of its one
+  // Query (partitions and sort_range unused).
+  std::optional<expr::Condition> key_condition;
+  std::optional<expr::Condition> filter;  // the rest of the WHERE
   std::optional<expr::Projection> projection;
   bool forward = true;
 };

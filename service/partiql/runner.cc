@@ -196,17 +196,20 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
   }
   POGI_ASSIGN_OR_RETURN(auto page_req, MakePageRequest(*table, index, nullptr, options.limit, plan.filter,
                                                        plan.projection, "ProjectionExpression"));
-  const KeyAttribute& hash = index ? index->hash : table->hash;
-  const std::optional<KeyAttribute>& range = index ? index->range : table->range;
+  const KeySchema keys = table->KeysOf(index);
 
   // The range reads the page is made of: one per partition for a Query (from
   // the one the token names), one over everything for a Scan.
   std::vector<storage::RangeRead> reads;
-  if (plan.query) {
+  if (plan.key_condition) {
+    if (resume.partition != 0) return Error::Validation("Invalid NextToken");
+    POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(*plan.key_condition, keys));
+    reads.push_back(std::move(read));
+  } else if (plan.query) {
     for (size_t i = resume.partition; i < plan.partitions.size(); ++i) {
-      expr::Condition key = PartitionEquals(hash, plan.partitions[i]);
+      expr::Condition key = PartitionEquals(keys.hash[0], plan.partitions[i]);
       if (plan.sort_range) key = Both(std::move(key), plan.sort_range);
-      POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(key, hash, range));
+      POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(key, keys));
       reads.push_back(std::move(read));
     }
   } else {

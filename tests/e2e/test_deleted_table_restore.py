@@ -7,9 +7,11 @@ writes, and check every item of both restored tables, through their indexes
 too. The clock is frozen and advanced, so every write has its own instant."""
 
 import datetime
+import threading
+import time
 import unittest
 
-from harness import ServerTestCase
+from harness import Server, ServerTestCase
 from test_backups import gsi_table_args, item
 
 T0 = datetime.datetime(2030, 1, 1, tzinfo=datetime.timezone.utc)
@@ -219,6 +221,64 @@ class DeletedTableRestoreTest(ServerTestCase):
                                BackupArn=system["BackupArn"], TargetTableName=self.unique())
         self.assertClientError(self.ddb.restore_table_to_point_in_time, "TableNotFoundException",
                                SourceTableArn=arn, TargetTableName=self.unique(), UseLatestRestorableTime=True)
+
+
+def count(ddb, table):
+    total, start = 0, None
+    while True:
+        kw = {"ExclusiveStartKey": start} if start else {}
+        page = ddb.scan(TableName=table, Select="COUNT", **kw)
+        total += page["Count"]
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return total
+
+
+class DeleteCrashTest(unittest.TestCase):
+    """kill -9 while a large table with PITR is deleted: after the restart the
+    table is there (and no SYSTEM backup), or it is gone and its SYSTEM backup
+    and history are there whole."""
+
+    def test_kill_during_delete(self):
+        with Server() as server:
+            ddb = server.client()
+            ddb.create_table(TableName="big", **gsi_table_args())
+            ddb.update_continuous_backups(TableName="big",
+                                          PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+            arn = ddb.describe_table(TableName="big")["Table"]["TableArn"]
+            for rnd in range(2):
+                batch = []
+                for i in range(3000):
+                    batch.append({"PutRequest": {"Item": dict(item(i), pad={"S": "%d" % rnd * 200})}})
+                    if len(batch) == 25:
+                        ddb.batch_write_item(RequestItems={"big": batch})
+                        batch = []
+
+            def run():
+                try:
+                    server.client().delete_table(TableName="big")
+                except Exception:
+                    pass
+            th = threading.Thread(target=run)
+            th.start()
+            time.sleep(0.06)
+            server.kill()
+            th.join()
+            server.start()
+            ddb = server.client()
+            system = ddb.list_backups(TableName="big", BackupType="SYSTEM")["BackupSummaries"]
+            print("kill: table kept" if "big" in ddb.list_tables()["TableNames"] else "kill: table deleted")
+            if "big" in ddb.list_tables()["TableNames"]:
+                self.assertEqual(system, [])
+                self.assertEqual(count(ddb, "big"), 3000)
+            else:
+                self.assertEqual(len(system), 1)
+                ddb.restore_table_from_backup(TargetTableName="from-system", BackupArn=system[0]["BackupArn"])
+                self.assertEqual(count(ddb, "from-system"), 3000)
+            ddb.restore_table_to_point_in_time(SourceTableArn=arn, TargetTableName="pit",
+                                               UseLatestRestorableTime=True)
+            self.assertEqual(count(ddb, "pit"), 3000)
+            self.assertEqual(ddb.describe_table(TableName="pit")["Table"]["ItemCount"], 3000)
 
 
 if __name__ == "__main__":

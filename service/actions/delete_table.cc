@@ -5,6 +5,7 @@
 #include "service/constraints.h"
 #include "service/control_plane.h"
 #include "service/engine.h"
+#include "service/pitr_history.h"
 
 namespace pogi::service {
 
@@ -52,6 +53,10 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
       int64_t id = 0;
       POGI_RETURN_IF_ERROR(TakeBackup(txn, *table, SystemBackupName(full.table_name()), "SYSTEM", now,
                                       &table->settings.pitr(), &id));
+      // The window stops moving at the deletion: what it no longer reaches
+      // is dropped now, once.
+      POGI_RETURN_IF_ERROR(
+          txn.PruneHistory(table->id, ToMicros(EarliestRestorable(table->settings.pitr(), now))));
       POGI_RETURN_IF_ERROR(txn.MoveHistoryToBackup(table->id, id));
     }
     // The stream outlives its table for its retention, disabled.

@@ -102,4 +102,12 @@ void CheckTableName(Constraints& c, const std::string* name, std::string_view pa
   c.Length(name, 3, 255, path);
 }
 
+void CheckTableNameOrArn(Constraints& c, const std::string* name, std::string_view path) {
+  if (name && name->starts_with("arn:")) {
+    c.Length(name, 1, 1024, path);
+    return;
+  }
+  CheckTableName(c, name, path);
+}
+
 }  // namespace pogi::service

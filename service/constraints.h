@@ -47,5 +47,9 @@ void CheckThroughput(Constraints& c, const v1::ProvisionedThroughput& throughput
 
 // Validates a table name the way every operation does (3..255 characters, pattern).
 void CheckTableName(Constraints& c, const std::string* name, std::string_view path = "tableName");
+// A member that takes a table name or a table ARN (DynamoDB's TableArn
+// shape): an ARN is only held to 1-1024 characters here, and is checked
+// when resolved (ResolveTableName); anything else is a table name.
+void CheckTableNameOrArn(Constraints& c, const std::string* name, std::string_view path = "tableName");
 
 }  // namespace pogi::service

@@ -184,6 +184,10 @@ class Engine {
   Result<v1::TableDescription> RestoreTable(const v1::TableDescription& source, const std::string& target,
                                             const v1::CreateTableRequest& overrides,
                                             const v1::RestoreSummary& summary, const RestoreSource& items);
+  // Forgets the SYSTEM backups (with the history they keep) whose retention
+  // has passed by the clock; every backup operation calls it first, so no
+  // request sees an expired backup.
+  Status DropExpiredBackups();
   // Changes the settings of `table` in one write (`change` may refuse).
   Status ChangeSettings(const Table& table, const std::function<Status(v1::TableSettings&)>& change);
   // The table a tagging or policy ARN names (after CheckArnForm), with

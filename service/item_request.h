@@ -22,7 +22,7 @@ void CheckReturnOnFailure(Constraints& c, const std::string* value);
 template <typename Request>
 void CheckWriteMembers(Constraints& c, const Request& req) {
   auto present = [](bool has, const std::string& v) { return has ? &v : nullptr; };
-  CheckTableName(c, present(req.has_table_name(), req.table_name()));
+  CheckTableNameOrArn(c, present(req.has_table_name(), req.table_name()));
   CheckReturnValues(c, present(req.has_return_values(), req.return_values()));
   CheckReturnOptions(c, present(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      present(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));

@@ -37,9 +37,10 @@ Result<PageRequest> MakePageRequest(const Table& table, const Index* index, cons
                                     std::optional<expr::Projection> projection,
                                     std::string_view projection_param);
 
-// Items, Count, ScannedCount, LastEvaluatedKey and ConsumedCapacity.
+// Items, Count, ScannedCount, LastEvaluatedKey and ConsumedCapacity (which
+// names the table as the request did: by name or ARN).
 template <typename Response>
-void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
+void FillResponse(Page page, const std::string& table_name, const Index* index, bool consistent,
                   const std::string& capacity_mode, bool count_only, Response* resp);
 
 // Reads one page in a snapshot and answers it: the end both Query and Scan
@@ -54,7 +55,7 @@ Result<Response> AnswerPage(storage::Storage& storage, storage::RangeRead read, 
     return Status::Ok();
   }));
   Response resp;
-  FillResponse(std::move(*page), *page_req.table, index, req.consistent_read(),
+  FillResponse(std::move(*page), req.table_name(), index, req.consistent_read(),
                req.return_consumed_capacity(), page_req.count_only, &resp);
   return resp;
 }
@@ -66,7 +67,7 @@ Result<Response> AnswerPage(storage::Storage& storage, storage::RangeRead read, 
 namespace pogi::service {
 
 template <typename Response>
-void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
+void FillResponse(Page page, const std::string& table_name, const Index* index, bool consistent,
                   const std::string& capacity_mode, bool count_only, Response* resp) {
   if (!count_only) value::CarryItemList(resp, Response::kItemsFieldNumber, std::move(page.items));
   resp->set_count(page.count);
@@ -75,10 +76,10 @@ void FillResponse(Page page, const Table& table, const Index* index, bool consis
   if (WantsCapacity(capacity_mode)) {
     double units = ReadUnits(page.bytes_read, consistent);
     if (index) {
-      FillConsumed(capacity_mode, table.description.table_name(), std::nullopt,
-                   {{index->name, index->global, units}}, resp->mutable_consumed_capacity());
+      FillConsumed(capacity_mode, table_name, std::nullopt, {{index->name, index->global, units}},
+                   resp->mutable_consumed_capacity());
     } else {
-      FillConsumed(capacity_mode, table.description.table_name(), units, resp->mutable_consumed_capacity());
+      FillConsumed(capacity_mode, table_name, units, resp->mutable_consumed_capacity());
     }
   }
 }

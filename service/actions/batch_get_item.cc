@@ -24,7 +24,7 @@ constexpr char kMapKeysConstraint[] =
 
 bool ValidTableName(const std::string& name) {
   Constraints c;
-  CheckTableName(c, &name);
+  CheckTableNameOrArn(c, &name);
   return c.ok();
 }
 

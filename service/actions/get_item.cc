@@ -11,7 +11,7 @@ namespace pogi::service {
 
 Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.has_key(), "key");
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      nullptr);
@@ -41,8 +41,8 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   // Capacity is charged for the whole item, whatever the projection keeps.
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = resp.has_item() ? value::ItemSize(resp.item().attributes()) : 0;
-    FillConsumed(req.return_consumed_capacity(), table->description.table_name(),
-                 ReadUnits(size, req.consistent_read()), resp.mutable_consumed_capacity());
+    FillConsumed(req.return_consumed_capacity(), req.table_name(), ReadUnits(size, req.consistent_read()),
+                 resp.mutable_consumed_capacity());
   }
   if (parsed.projection && resp.has_item()) {
     auto projected = expr::Project(*parsed.projection, resp.item().attributes());

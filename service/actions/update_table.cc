@@ -17,7 +17,7 @@ namespace {
 
 Status CheckMembers(const v1::UpdateTableRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.OneOf(IfPresent(req.has_billing_mode(), req.billing_mode()), {"PROVISIONED", "PAY_PER_REQUEST"},
           "billingMode");
   if (req.has_provisioned_throughput())

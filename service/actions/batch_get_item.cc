@@ -11,6 +11,7 @@
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
+#include "service/lagged_read.h"
 #include "service/multi_item.h"
 #include "service/request_expressions.h"
 
@@ -145,10 +146,12 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
       auto* items = (*resp.mutable_responses())[*r.name].mutable_items();
       v1::KeysAndAttributes* unprocessed = nullptr;
       bool consistent = r.request->consistent_read();
+      std::optional<LaggedReadTxn> lagged;
+      storage::ReadTxn& view = ReadView(txn, read_lag_, *r.table, !consistent, lagged);
       for (size_t k = 0; k < r.keys.size(); ++k) {
         std::optional<value::AttributeMap> item;
         if (!full) {
-          POGI_ASSIGN_OR_RETURN(item, ReadItem(txn, *r.table, r.keys[k]));
+          POGI_ASSIGN_OR_RETURN(item, ReadItem(view, *r.table, r.keys[k]));
           int64_t size = item ? value::ItemSize(*item) : 0;
           // What does not fit in this response is left for the next call.
           if (bytes + size > kMaxBatchGetResponseBytes) full = true;

@@ -5,6 +5,7 @@
 #include "service/expr/projection.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
+#include "service/lagged_read.h"
 #include "service/request_expressions.h"
 
 namespace pogi::service {
@@ -32,7 +33,9 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
 
   v1::GetItemResponse resp;
   Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(auto bytes, txn.GetItem(table->id, key));
+    std::optional<LaggedReadTxn> lagged;
+    storage::ReadTxn& view = ReadView(txn, read_lag_, *table, !req.consistent_read(), lagged);
+    POGI_ASSIGN_OR_RETURN(auto bytes, view.GetItem(table->id, key));
     if (!bytes) return Status::Ok();
     POGI_ASSIGN_OR_RETURN(*resp.mutable_item(), value::DecodeItem(*bytes));
     return Status::Ok();

@@ -94,7 +94,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
       MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
                       req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
                       std::move(parsed.projection), projection_param));
-  return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read, page_req, index, req);
+  return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read_lag_, read, page_req, index, req);
 }
 
 }  // namespace pogi::service

@@ -94,7 +94,7 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
       MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
                       req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
                       std::move(parsed.projection), projection_param));
-  return AnswerPage<v1::ScanRequest, v1::ScanResponse>(*storage_, read, page_req, index, req);
+  return AnswerPage<v1::ScanRequest, v1::ScanResponse>(*storage_, read_lag_, read, page_req, index, req);
 }
 
 }  // namespace pogi::service

@@ -1,6 +1,6 @@
 // AdminRpcs: the calls of pogi.v1.Admin beyond status and shutdown — tables,
 // reset and snapshots (admin_tables.cc), export and import (admin_export.cc),
-// faults (admin_faults.cc), metrics and the request tail (admin_metrics.cc).
+// faults (admin_faults.cc), read lag (admin_lag.cc), metrics and the request tail (admin_metrics.cc).
 // Included by the gRPC files of service/rpc only.
 #pragma once
 
@@ -48,6 +48,10 @@ class AdminRpcs : public v1::Admin::CallbackService {
                                        v1::GetMetricsResponse* resp) override;
   grpc::ServerWriteReactor<v1::RequestEvent>* TailRequests(grpc::CallbackServerContext* ctx,
                                                            const v1::TailRequestsRequest* req) override;
+  grpc::ServerUnaryReactor* SetReadLag(grpc::CallbackServerContext* ctx, const v1::SetReadLagRequest* req,
+                                       v1::ReadLagState* resp) override;
+  grpc::ServerUnaryReactor* GetReadLag(grpc::CallbackServerContext* ctx, const v1::GetReadLagRequest* req,
+                                       v1::ReadLagState* resp) override;
 
  protected:
   service::Engine& engine_;

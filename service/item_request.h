@@ -13,8 +13,9 @@ void CheckReturnOptions(Constraints& c, const std::string* consumed, const std::
 // ReturnValues (enum only; which values an operation allows is its own rule).
 void CheckReturnValues(Constraints& c, const std::string* return_values);
 
-// ReturnValuesOnConditionCheckFailure.
-void CheckReturnOnFailure(Constraints& c, const std::string* value);
+// ReturnValuesOnConditionCheckFailure; `prefix` is the member path of its
+// structure ("statements.1.member.") for a member of a list element.
+void CheckReturnOnFailure(Constraints& c, const std::string* value, const std::string& prefix = "");
 
 // The member checks PutItem, UpdateItem and DeleteItem share: the table name,
 // ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics,

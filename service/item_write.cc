@@ -5,6 +5,7 @@
 #include "service/expr/value_ops.h"
 #include "service/index_entries.h"
 #include "service/pitr_history.h"
+#include "service/read_lag.h"
 
 namespace pogi::service {
 
@@ -113,6 +114,10 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
       !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
     POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, bytes, source));
   }
+  // No read lag set: one branch and one relaxed load. Recorded before the
+  // commit, so no reader sees the change without its older version; a
+  // rolled-back change leaves a "version" equal to the item as it stays.
+  if (table.read_lag && table.read_lag->active()) table.read_lag->Record(table, key, old_item);
   // Point-in-time recovery off: one branch.
   if (table.settings.pitr().enabled()) {
     POGI_RETURN_IF_ERROR(RecordHistory(txn, table, key, new_item ? &bytes : nullptr, new_size));

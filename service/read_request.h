@@ -8,6 +8,7 @@
 #include "common/result.h"
 #include "service/catalog.h"
 #include "service/constraints.h"
+#include "service/lagged_read.h"
 #include "service/read_page.h"
 #include "service/request_expressions.h"
 
@@ -44,14 +45,19 @@ void FillResponse(Page page, const std::string& table_name, const Index* index, 
                   const std::string& capacity_mode, bool count_only, Response* resp);
 
 // Reads one page in a snapshot and answers it: the end both Query and Scan
-// share once the range and the page rules are known.
+// share once the range and the page rules are known. An eventually
+// consistent read, and any read of a global index, sees the table as
+// `lag` delays it.
 template <typename Request, typename Response>
-Result<Response> AnswerPage(storage::Storage& storage, storage::RangeRead read, const PageRequest& page_req,
-                            const Index* index, const Request& req) {
+Result<Response> AnswerPage(storage::Storage& storage, const ReadLag& lag, storage::RangeRead read,
+                            const PageRequest& page_req, const Index* index, const Request& req) {
   read.with_keys = page_req.fetch_from_table;  // only an LSI's fetch from the table needs them
+  bool eventual = !req.consistent_read() || (index && index->global);
   std::optional<Page> page;
   POGI_RETURN_IF_ERROR(storage.Read([&](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(page, ReadPage(txn, read, page_req));
+    std::optional<LaggedReadTxn> lagged;
+    storage::ReadTxn& view = ReadView(txn, lag, *page_req.table, eventual, lagged);
+    POGI_ASSIGN_OR_RETURN(page, ReadPage(view, read, page_req));
     return Status::Ok();
   }));
   Response resp;

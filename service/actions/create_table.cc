@@ -72,6 +72,9 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
     CheckThroughput(c, req.provisioned_throughput(), "provisionedThroughput");
   c.OneOf(req.has_table_class() ? &req.table_class() : nullptr, {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
           "tableClass");
+  if (req.has_sse_specification() && req.sse_specification().has_sse_type()) {
+    c.OneOf(&req.sse_specification().sse_type(), {"AES256", "KMS"}, "sSESpecification.sSEType");
+  }
   if (req.has_stream_specification())
     CheckStreamMembers(c, req.stream_specification(), "streamSpecification");
   for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {

@@ -3,13 +3,15 @@
 fraction of a percent whatever else the machine is doing, so it can tell
 whether a change moved the hot path when timings on a busy machine cannot.
 
-  bench/instructions.py [--stream VIEW] BINARY [pogi start flags...]
+  bench/instructions.py [--stream VIEW] [--op GetItem] BINARY [pogi start flags...]
 
 Starts `BINARY start --in-memory` under callgrind twice, sends N1 and then N2
 PutItem calls over one keep-alive connection, and prints the difference of
 the two totals divided by N2 - N1: start-up and shutdown cancel out. Every
 call changes its item (an unchanged item writes no stream record). With
 --stream VIEW the table has a stream of that view type (NEW_AND_OLD_IMAGES...).
+With --op GetItem both runs first put the same 100 items, then send N1 and N2
+GetItem calls over them (an eventually consistent read, as SDKs default to).
 Only 127.0.0.1 is used. Needs valgrind (Debian's package).
 """
 
@@ -32,7 +34,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def total_instructions(binary, calls, extra, stream_view):
+def total_instructions(binary, calls, extra, stream_view, op="PutItem"):
     port, grpc_port = free_port(), free_port()
     out = tempfile.mktemp(prefix="pogi-callgrind-")
     proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary,
@@ -60,7 +62,14 @@ def total_instructions(binary, calls, extra, stream_view):
         if stream_view:
             create["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stream_view}
         call("CreateTable", create)
-        for i in range(calls):
+        if op == "GetItem":
+            for i in range(100):
+                call("PutItem", {"TableName": "bench", "Item": {
+                    "pk": {"S": "k%d" % i}, "n": {"N": str(i)},
+                    "s": {"S": "hello from the pogi bench"}}})
+            for i in range(calls):
+                call("GetItem", {"TableName": "bench", "Key": {"pk": {"S": "k%d" % (i % 100)}}})
+        for i in range(calls if op == "PutItem" else 0):
             call("PutItem", {"TableName": "bench", "Item": {
                 "pk": {"S": "k%d" % (i % 100)}, "n": {"N": str(i)},
                 "s": {"S": "hello from the pogi bench"}}})
@@ -81,14 +90,20 @@ def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     args = sys.argv[1:]
-    stream_view = None
-    if args[0] == "--stream":
-        stream_view, args = args[1], args[2:]
+    stream_view, op = None, "PutItem"
+    while args and args[0] in ("--stream", "--op"):
+        if args[0] == "--stream":
+            stream_view = args[1]
+        else:
+            op = args[1]
+        args = args[2:]
+    if op not in ("PutItem", "GetItem") or not args:
+        raise SystemExit(__doc__)
     binary, extra = args[0], args[1:]
-    a = total_instructions(binary, N1, extra, stream_view)
-    b = total_instructions(binary, N2, extra, stream_view)
-    print("%s %s%s: %.0f instructions per PutItem" % (
-        binary, " ".join(extra), " stream " + stream_view if stream_view else "", (b - a) / (N2 - N1)))
+    a = total_instructions(binary, N1, extra, stream_view, op)
+    b = total_instructions(binary, N2, extra, stream_view, op)
+    print("%s %s%s: %.0f instructions per %s" % (
+        binary, " ".join(extra), " stream " + stream_view if stream_view else "", (b - a) / (N2 - N1), op))
 
 
 if __name__ == "__main__":

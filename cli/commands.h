@@ -17,6 +17,8 @@ int Admin(const std::string& command, const std::vector<std::string>& args);
 int Reset(const std::vector<std::string>& args);
 int Snapshot(const std::vector<std::string>& args);
 int FaultsCommand(const std::vector<std::string>& args);
+// `pogi lag [DURATION | off] [--table T]`.
+int Lag(const std::vector<std::string>& args);
 int Export(const std::vector<std::string>& args);
 int Import(const std::vector<std::string>& args);
 // scan, query, get, put, delete over the DynamoDB gRPC service.

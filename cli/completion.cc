@@ -9,7 +9,7 @@ namespace pogi::cli {
 namespace {
 
 constexpr const char* kCommands =
-    "start env status tables describe stop reset snapshot export import faults scan query get put delete "
+    "start env status tables describe stop reset snapshot export import faults lag scan query get put delete "
     "tail "
     "top completion help";
 
@@ -27,6 +27,7 @@ int Completion(const std::vector<std::string>& args) {
         "    case $prev in\n"
         "      snapshot) COMPREPLY=($(compgen -W \"save restore list rm\" -- \"$cur\")) ;;\n"
         "      faults) COMPREPLY=($(compgen -W \"add list clear\" -- \"$cur\")) ;;\n"
+        "      lag) COMPREPLY=($(compgen -W \"off\" -- \"$cur\")) ;;\n"
         "      completion) COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\")) ;;\n"
         "    esac\n"
         "  fi\n"
@@ -45,6 +46,7 @@ int Completion(const std::vector<std::string>& args) {
         "    case $words[2] in\n"
         "      snapshot) compadd save restore list rm ;;\n"
         "      faults) compadd add list clear ;;\n"
+        "      lag) compadd off ;;\n"
         "      completion) compadd bash zsh fish ;;\n"
         "    esac\n"
         "  fi\n"
@@ -57,6 +59,7 @@ int Completion(const std::vector<std::string>& args) {
     std::printf("complete -c pogi -f -n '__fish_use_subcommand' -a '%s'\n", kCommands);
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from snapshot' -a 'save restore list rm'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from faults' -a 'add list clear'\n");
+    std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from lag' -a 'off'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n");
     return 0;
   }

@@ -190,6 +190,20 @@ const std::map<std::string, const char*> kHelp = {
      "Prints shell completion for pogi's commands.\n"
      "\n"
      "example: source <(pogi completion bash)\n"},
+    {"lag",
+     "usage: pogi lag [DURATION | off] [--table T] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Makes eventually consistent reads (ConsistentRead false, the default, on\n"
+     "GetItem, BatchGetItem, Query, Scan and PartiQL SELECT) and every read of a\n"
+     "global secondary index see each table as it was DURATION ago, so code that\n"
+     "reads right after writing without ConsistentRead fails in tests as it may\n"
+     "on AWS. Consistent reads and transactions always see the latest data.\n"
+     "With --table, only that table lags (its own lag wins over the global one);\n"
+     "`off` turns every lag off, or with --table removes that table's own lag.\n"
+     "Without arguments, prints the lags set. The lag runs on wall time, not on\n"
+     "pogi's clock (`pogi clock freeze` does not stop it).\n"
+     "\n"
+     "example: pogi lag 500ms --table orders\n"},
     {"faults",
      "usage: pogi faults add --operation OP[,OP...] [--table T[,T...]] [--key-prefix P]\n"
      "                       [--door http|grpc]\n"
@@ -242,6 +256,7 @@ void PrintUsage() {
       "  top        live rates and latencies per operation\n"
       "  completion print shell completion (bash, zsh, fish)\n"
       "  faults     make chosen requests fail on purpose (errors, latency, cuts)\n"
+      "  lag        make eventually consistent reads see older data\n"
       "  help CMD   help for one command\n"
       "\n"
       "  --version  print the version\n",

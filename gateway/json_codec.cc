@@ -130,7 +130,7 @@ const std::string& AttributeValueJava() {
 // cannot be a repeated field in proto).
 bool IsListWrapper(const Descriptor* d) {
   return d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor() ||
-         d == v1::ItemCollectionMetricsList::descriptor();
+         d == v1::ItemCollectionMetricsList::descriptor() || d == v1::AttributeNameList::descriptor();
 }
 
 // The Java type DynamoDB names for values of field `f` (a map's value field).

@@ -1,8 +1,11 @@
-// Backup ARNs, stored backup descriptions and their summaries.
+// Backup ARNs, taking a backup inside a write, stored backup descriptions
+// and their summaries.
 #include "service/backup_description.h"
 
 #include <cstdio>
 #include <random>
+
+#include "service/pitr_history.h"
 
 namespace pogi::service {
 
@@ -68,6 +71,44 @@ v1::StoredBackup MakeStoredBackup(const v1::TableDescription& table, const std::
   copy->clear_table_size_bytes();
   copy->clear_restore_summary();
   return b;
+}
+
+std::string SystemBackupName(const std::string& table_name) { return table_name + "$DeletedTableBackup"; }
+
+Result<v1::StoredBackup> TakeBackup(storage::WriteTxn& txn, const Table& table, const std::string& name,
+                                    const std::string& type, double now, const v1::PitrState* deleted_pitr,
+                                    int64_t* id) {
+  // The counters as this transaction sees them: the copy's own.
+  v1::TableDescription d = table.description;
+  POGI_ASSIGN_OR_RETURN(auto rec, txn.GetTable(table.id));
+  if (rec) {
+    d.set_item_count(rec->item_count);
+    d.set_table_size_bytes(rec->size_bytes);
+  }
+  for (auto& g : *d.mutable_global_secondary_indexes()) {
+    const Index* index = table.FindIndex(g.index_name());
+    if (!index) continue;
+    POGI_ASSIGN_OR_RETURN(auto counters, txn.IndexCounters(index->id));
+    g.set_item_count(counters.first);
+    g.set_index_size_bytes(counters.second);
+  }
+  std::string arn = NewBackupArn(d.table_arn(), now);
+  v1::StoredBackup backup = MakeStoredBackup(d, arn, name, now);
+  auto* details = backup.mutable_description()->mutable_backup_details();
+  details->set_backup_type(type);
+  if (type == "SYSTEM") details->set_backup_expiry_date_time(now + kSystemBackupSeconds);
+  if (deleted_pitr) {
+    *backup.mutable_deleted_table_pitr() = *deleted_pitr;
+    backup.set_deleted_date_time(now);
+  }
+  storage::BackupRecord record{0, arn, d.table_name(), ToMicros(now), backup.SerializeAsString()};
+  POGI_ASSIGN_OR_RETURN(*id, txn.CreateBackup(record, table.id));
+  return backup;
+}
+
+bool Expired(const v1::StoredBackup& backup, double now) {
+  const auto& d = backup.description().backup_details();
+  return d.has_backup_expiry_date_time() && d.backup_expiry_date_time() <= now;
 }
 
 v1::BackupSummary SummaryOf(const v1::StoredBackup& backup) {

@@ -1,6 +1,8 @@
 // Catalog: the name -> table map behind every request.
 #include "service/catalog.h"
 
+#include "service/read_lag.h"
+
 namespace pogi::service {
 
 std::shared_ptr<const Table> Catalog::Find(const std::string& name) const {
@@ -16,13 +18,17 @@ void Catalog::Put(std::shared_ptr<const Table> table) {
 
 void Catalog::Remove(const std::string& name) {
   std::lock_guard lock(mu_);
-  tables_.erase(name);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) return;
+  if (read_lag_) read_lag_->Forget(it->second->id);
+  tables_.erase(it);
 }
 
 void Catalog::ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables) {
   std::map<std::string, std::shared_ptr<const Table>> next;
   for (const auto& t : tables) next[t->description.table_name()] = t;
   std::lock_guard lock(mu_);
+  if (read_lag_) read_lag_->ForgetAll();
   tables_ = std::move(next);
 }
 
@@ -109,6 +115,7 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   for (const auto& g : description.global_secondary_indexes()) add_index(g, true);
   for (const auto& l : description.local_secondary_indexes()) add_index(l, false);
   t->capture = capture_;
+  t->read_lag = read_lag_;
   if (description.stream_specification().stream_enabled()) {
     t->stream_id = description.pogi_stream_id();
     t->stream_view_type = description.stream_specification().stream_view_type();

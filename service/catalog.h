@@ -52,6 +52,7 @@ struct Index {
 inline constexpr int64_t kMaxItemCollectionBytes = int64_t{10} * 1024 * 1024 * 1024;
 
 struct ChangeCapture;  // change_capture.h
+class ReadLag;         // read_lag.h
 
 struct Table {
   int64_t id = 0;
@@ -70,6 +71,9 @@ struct Table {
   // history while settings.pitr().enabled()).
   v1::TableSettings settings;
   const Clock* clock = nullptr;  // the engine's, for the write path
+  // Where the write path records versions for lagging reads (null in tests
+  // that build tables by hand).
+  ReadLag* read_lag = nullptr;
 
   const Index* FindIndex(const std::string& name) const;
   // The key schema a read of the table (index null) or of `index` uses.
@@ -106,10 +110,14 @@ class Catalog {
 
   // Given to every table made from now on.
   void set_capture(const ChangeCapture* capture) { capture_ = capture; }
+  // Given to every table made from now on; told when tables go away (their
+  // recorded versions with them: a table id may be used again).
+  void set_read_lag(ReadLag* read_lag) { read_lag_ = read_lag; }
 
  private:
   const int64_t item_collection_limit_;
   const ChangeCapture* capture_ = nullptr;
+  ReadLag* read_lag_ = nullptr;
   const Clock* clock_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Table>> tables_;

@@ -5,17 +5,22 @@ namespace pogi::service {
 
 Status CaptureChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                      const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                     std::string_view new_item_stored, ChangeSource source) {
+                     const StoredChange& stored, ChangeSource source) {
   const ChangeCapture& capture = *table.capture;
   double now = capture.clock->Now();
   int64_t sequence = 0;
   if (table.stream_id != 0) {
-    std::string_view new_proto;
-    if (new_item && !new_item_stored.empty()) {
-      POGI_ASSIGN_OR_RETURN(new_proto, value::StoredItemProto(new_item_stored));
+    ItemForms forms;
+    if (new_item && !stored.new_stored.empty()) {
+      POGI_ASSIGN_OR_RETURN(forms.new_proto, value::StoredItemProto(stored.new_stored));
     }
+    if (old_item && !stored.old_stored.empty()) {
+      POGI_ASSIGN_OR_RETURN(forms.old_proto, value::StoredItemProto(stored.old_stored));
+    }
+    forms.new_size = stored.new_size;
+    forms.old_size = stored.old_size;
     std::string record =
-        SerializeRecord(table, table.stream_view_type, old_item, new_item, new_proto, now, source);
+        SerializeRecord(table, table.stream_view_type, old_item, new_item, forms, now, source);
     POGI_ASSIGN_OR_RETURN(sequence, txn.AppendStreamRecord(table.stream_id, now, record));
   }
   if (!capture.feed->active()) return Status::Ok();

@@ -17,11 +17,18 @@ struct ChangeCapture {
   ChangeFeed* feed = nullptr;
 };
 
+// What the write path has of a change's items: their stored forms
+// (value::EncodeItem; empty: not at hand) and sizes (value::ItemSize; -1:
+// not measured), so that a record's images are neither encoded nor
+// measured again.
+struct StoredChange {
+  std::string_view new_stored, old_stored;
+  int64_t new_size = -1, old_size = -1;
+};
+
 // REQUIRES: table.capture is set; old_item and new_item are not both null.
-// `new_item_stored` is the new item's stored form (value::EncodeItem), so
-// that a record's new image is written without encoding the item again.
 Status CaptureChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                      const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                     std::string_view new_item_stored, ChangeSource source);
+                     const StoredChange& stored, ChangeSource source);
 
 }  // namespace pogi::service

@@ -68,6 +68,14 @@ void Constraints::Count(size_t n, size_t min, size_t max, std::string_view rende
   }
 }
 
+void Constraints::AttributeNames(const v1::AttributeNameList* list, std::string_view path) {
+  if (!list) return;
+  if (list->values().empty()) Count(0, 1, SIZE_MAX, "[]", path);
+  for (int i = 0; i < list->values_size(); ++i) {
+    Length(&list->values(i), 0, 65535, std::string(path) + "." + std::to_string(i + 1) + ".member");
+  }
+}
+
 void Constraints::AtLeast(std::optional<int64_t> value, int64_t min, std::string_view path) {
   if (value && *value < min) {
     Add("Value '" + std::to_string(*value) + "' at '" + std::string(path) +
@@ -100,6 +108,14 @@ void CheckTableName(Constraints& c, const std::string* name, std::string_view pa
   c.Required(name != nullptr, path);
   c.NamePattern(name, path);
   c.Length(name, 3, 255, path);
+}
+
+void CheckTableNameOrArn(Constraints& c, const std::string* name, std::string_view path) {
+  if (name && name->starts_with("arn:")) {
+    c.Length(name, 1, 1024, path);
+    return;
+  }
+  CheckTableName(c, name, path);
 }
 
 }  // namespace pogi::service

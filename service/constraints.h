@@ -29,6 +29,10 @@ class Constraints {
              std::string_view path);
   // Number of elements of a list within [min, max]; `rendered` is how the list is shown.
   void Count(size_t n, size_t min, size_t max, std::string_view rendered, std::string_view path);
+  // AttributesToGet (null: absent): at least one name, each at most 65,535
+  // characters. An empty list is refused here, as DynamoDB does, not taken
+  // for an absent one.
+  void AttributeNames(const v1::AttributeNameList* list, std::string_view path);
   // A number no smaller than `min`.
   void AtLeast(std::optional<int64_t> value, int64_t min, std::string_view path);
 
@@ -47,5 +51,9 @@ void CheckThroughput(Constraints& c, const v1::ProvisionedThroughput& throughput
 
 // Validates a table name the way every operation does (3..255 characters, pattern).
 void CheckTableName(Constraints& c, const std::string* name, std::string_view path = "tableName");
+// A member that takes a table name or a table ARN (DynamoDB's TableArn
+// shape): an ARN is only held to 1-1024 characters here, and is checked
+// when resolved (ResolveTableName); anything else is a table name.
+void CheckTableNameOrArn(Constraints& c, const std::string* name, std::string_view path = "tableName");
 
 }  // namespace pogi::service

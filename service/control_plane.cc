@@ -3,6 +3,7 @@
 #include "service/control_plane.h"
 
 #include <map>
+#include <vector>
 
 #include "service/engine.h"
 #include "service/item_write.h"
@@ -27,6 +28,32 @@ std::string TableNameOrArn(const std::string& name_or_arn) {
   if (!name_or_arn.starts_with("arn:")) return name_or_arn;
   auto name = TableNameOfArn(name_or_arn);
   return name ? *name : name_or_arn;
+}
+
+Result<std::string> ResolveTableName(const std::string& name_or_arn) {
+  if (!name_or_arn.starts_with("arn:")) return name_or_arn;
+  // arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME, NAME a table name.
+  std::string_view arn = name_or_arn;
+  std::vector<std::string_view> parts;
+  size_t at = 0;
+  for (int i = 0; i < 5; ++i) {
+    size_t colon = arn.find(':', at);
+    if (colon == std::string_view::npos) break;
+    parts.push_back(arn.substr(at, colon - at));
+    at = colon + 1;
+  }
+  std::string_view resource = parts.size() == 5 ? arn.substr(at) : std::string_view();
+  bool table = parts.size() == 5 && parts[2] == "dynamodb" && resource.starts_with("table/");
+  std::string_view name = table ? resource.substr(6) : std::string_view();
+  table = table && name.size() >= 3 && name.size() <= 255 &&
+          name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+              std::string_view::npos;
+  // DynamoDB answers a ValidationException here; its exact wording is not
+  // on record, so this is the wording of pogi's other ARN checks.
+  if (!table)
+    return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + name_or_arn);
+  if (parts[1] != "aws" || parts[3] != kRegion || parts[4] != kAccountId) return name_or_arn;
+  return std::string(name);
 }
 
 void CheckTagMembers(Constraints& c, const google::protobuf::RepeatedPtrField<v1::Tag>& tags,

@@ -27,6 +27,14 @@ std::optional<std::string> TableNameOfArn(std::string_view arn);
 // a table ARN: the name it stands for.
 std::string TableNameOrArn(const std::string& name_or_arn);
 
+// The same for a request's TableName (after CheckTableNameOrArn): a table
+// ARN of pogi's account and region stands for its name; a table ARN of
+// another account or region comes back unchanged, so it names no table here
+// and the caller answers its own not-found error, as DynamoDB does for a
+// table it cannot see; any other ARN (an index's, a stream's, a backup's, or
+// not a DynamoDB ARN) is a ValidationException.
+Result<std::string> ResolveTableName(const std::string& name_or_arn);
+
 // CreateTable's validation and description, without storing anything
 // (service/actions/create_table.cc).
 Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now);

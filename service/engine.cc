@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "service/control_plane.h"
+
 namespace pogi::service {
 
 Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
@@ -45,7 +47,8 @@ Status Engine::LoadCatalog() {
 }
 
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {
-  auto t = catalog_.Find(name);
+  POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
+  auto t = catalog_.Find(resolved);
   if (!t) return Error::ResourceNotFound("Requested resource not found");
   return t;
 }

@@ -20,6 +20,7 @@
 #include "service/clock.h"
 #include "service/faults.h"
 #include "service/metrics.h"
+#include "service/read_lag.h"
 #include "service/request_observers.h"
 #include "service/restore.h"
 #include "service/streams.h"
@@ -139,6 +140,9 @@ class Engine {
   // metrics, the admin request tail).
   RequestObservers& request_observers() { return request_observers_; }
 
+  // The lag of eventually consistent reads (Admin SetReadLag).
+  ReadLag& read_lag() { return read_lag_; }
+
   // Fault rules; both doors check them before running an operation.
   Faults& faults() { return faults_; }
   // Per-operation metrics, collected from the first time someone asks.
@@ -160,6 +164,7 @@ class Engine {
     capture_.clock = clock_.get();
     capture_.feed = &feed_;
     catalog_.set_capture(&capture_);
+    catalog_.set_read_lag(&read_lag_);
   }
 
   // TTL: deletes the expired items of every table with TTL enabled.
@@ -184,6 +189,10 @@ class Engine {
   Result<v1::TableDescription> RestoreTable(const v1::TableDescription& source, const std::string& target,
                                             const v1::CreateTableRequest& overrides,
                                             const v1::RestoreSummary& summary, const RestoreSource& items);
+  // Forgets the SYSTEM backups (with the history they keep) whose retention
+  // has passed by the clock; every backup operation calls it first, so no
+  // request sees an expired backup.
+  Status DropExpiredBackups();
   // Changes the settings of `table` in one write (`change` may refuse).
   Status ChangeSettings(const Table& table, const std::function<Status(v1::TableSettings&)>& change);
   // The table a tagging or policy ARN names (after CheckArnForm), with
@@ -195,6 +204,7 @@ class Engine {
   ControllableClock* controllable_clock_;
   ChangeFeed feed_;
   ChangeCapture capture_;
+  ReadLag read_lag_;  // before catalog_: its tables point to it
   Catalog catalog_;
   Streams streams_;
   std::mutex maintenance_mu_;

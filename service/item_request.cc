@@ -12,8 +12,8 @@ void CheckReturnValues(Constraints& c, const std::string* return_values) {
   c.OneOf(return_values, {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"}, "returnValues");
 }
 
-void CheckReturnOnFailure(Constraints& c, const std::string* value) {
-  c.OneOf(value, {"ALL_OLD", "NONE"}, "returnValuesOnConditionCheckFailure");
+void CheckReturnOnFailure(Constraints& c, const std::string* value, const std::string& prefix) {
+  c.OneOf(value, {"ALL_OLD", "NONE"}, prefix + "returnValuesOnConditionCheckFailure");
 }
 
 }  // namespace pogi::service

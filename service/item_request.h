@@ -13,8 +13,9 @@ void CheckReturnOptions(Constraints& c, const std::string* consumed, const std::
 // ReturnValues (enum only; which values an operation allows is its own rule).
 void CheckReturnValues(Constraints& c, const std::string* return_values);
 
-// ReturnValuesOnConditionCheckFailure.
-void CheckReturnOnFailure(Constraints& c, const std::string* value);
+// ReturnValuesOnConditionCheckFailure; `prefix` is the member path of its
+// structure ("statements.1.member.") for a member of a list element.
+void CheckReturnOnFailure(Constraints& c, const std::string* value, const std::string& prefix = "");
 
 // The member checks PutItem, UpdateItem and DeleteItem share: the table name,
 // ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
@@ -22,7 +23,7 @@ void CheckReturnOnFailure(Constraints& c, const std::string* value);
 template <typename Request>
 void CheckWriteMembers(Constraints& c, const Request& req) {
   auto present = [](bool has, const std::string& v) { return has ? &v : nullptr; };
-  CheckTableName(c, present(req.has_table_name(), req.table_name()));
+  CheckTableNameOrArn(c, present(req.has_table_name(), req.table_name()));
   CheckReturnValues(c, present(req.has_return_values(), req.return_values()));
   CheckReturnOptions(c, present(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      present(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));

@@ -74,6 +74,7 @@ Status ValidateAt(V* v, int depth) {
     }
     case V::kM:
       for (auto& [k, e] : *v->mutable_m()->mutable_fields()) {
+        POGI_RETURN_IF_ERROR(value::CheckAttributeName(k));
         POGI_RETURN_IF_ERROR(ValidateAt(&e, depth + 1));
       }
       return Status::Ok();
@@ -127,7 +128,10 @@ storage::EncodedKey Encode(const Table& table, const AttributeMap& m) {
 Status ValidateValue(V* v) { return ValidateAt(v, 1); }
 
 Status ValidateAttributes(AttributeMap* item) {
-  for (auto& [name, v] : *item) POGI_RETURN_IF_ERROR(ValidateValue(&v));
+  for (auto& [name, v] : *item) {
+    POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
+    POGI_RETURN_IF_ERROR(ValidateValue(&v));
+  }
   return Status::Ok();
 }
 

@@ -5,6 +5,7 @@
 #include "service/expr/value_ops.h"
 #include "service/index_entries.h"
 #include "service/pitr_history.h"
+#include "service/read_lag.h"
 
 namespace pogi::service {
 
@@ -90,7 +91,8 @@ Status UpdateCollectionSize(storage::WriteTxn& txn, const Table& table, const st
 
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                   std::vector<IndexCapacity>* index_units, ChangeSource source) {
+                   std::vector<IndexCapacity>* index_units, ChangeSource source,
+                   std::string_view old_item_stored) {
   if (!old_item && !new_item) return Status::Ok();  // deleting what is not there
   if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
   if (!table.indexes.empty()) {
@@ -111,8 +113,13 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   // Streams off and nobody watching: one branch and one relaxed load.
   if (table.capture && (table.stream_id != 0 || table.capture->feed->active()) &&
       !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
-    POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, bytes, source));
+    StoredChange stored{bytes, old_item_stored, new_item ? new_size : -1, old_item ? old_size : -1};
+    POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, stored, source));
   }
+  // No read lag set: one branch and one relaxed load. Recorded before the
+  // commit, so no reader sees the change without its older version; a
+  // rolled-back change leaves a "version" equal to the item as it stays.
+  if (table.read_lag && table.read_lag->active()) table.read_lag->Record(table, key, old_item);
   // Point-in-time recovery off: one branch.
   if (table.settings.pitr().enabled()) {
     POGI_RETURN_IF_ERROR(RecordHistory(txn, table, key, new_item ? &bytes : nullptr, new_size));
@@ -133,10 +140,16 @@ Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog,
   Status s = storage.Write([&](storage::WriteTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(auto current, CurrentTable(catalog, seen));
     const Table& table = *current;
-    POGI_ASSIGN_OR_RETURN(change.old_item, ReadItem(txn, table, key));
+    // The stored bytes stay at hand for the change's stream record.
+    POGI_ASSIGN_OR_RETURN(auto old_bytes, txn.GetItem(table.id, key));
+    if (old_bytes) {
+      POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(*old_bytes));
+      change.old_item = std::move(*item.mutable_attributes());
+    }
     POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr));
     return ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,
-                       change.new_item ? &*change.new_item : nullptr, &change.index_units, source);
+                       change.new_item ? &*change.new_item : nullptr, &change.index_units, source,
+                       old_bytes ? std::string_view(*old_bytes) : std::string_view());
   });
   POGI_RETURN_IF_ERROR(s);
   return change;

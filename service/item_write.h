@@ -36,10 +36,12 @@ Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const
 // The change's stream record (tables with a stream) is written in the same
 // transaction, and watchers of the change feed get it after the commit; a
 // write that leaves the item as it was produces neither.
+// `old_item_stored`, when not empty, is the old item's stored form as read
+// (the record's old image is then copied from it, not encoded again).
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item,
                    std::vector<IndexCapacity>* index_units = nullptr,
-                   ChangeSource source = ChangeSource::kRequest);
+                   ChangeSource source = ChangeSource::kRequest, std::string_view old_item_stored = {});
 
 // Decides the new item from the old one (null when there is none): the new
 // item, nullopt to delete, or an error (a failed condition) to write nothing.

@@ -87,6 +87,22 @@ Result<Part> Classify(const Condition& c) {
     if (op.empty()) return NotSupported();
     return Error::Validation("Invalid operator used in KeyConditionExpression: " + op);
   }
+  // DynamoDB's messages for a size() operand and for a path into a key
+  // attribute (pk.a, sk[0]) rather than the attribute itself.
+  int paths = 0;
+  for (const Operand& o : c.operands) {
+    if (o.kind == Operand::Kind::kSize) {
+      return Error::Validation("KeyConditionExpressions cannot contain nested operations");
+    }
+    if (o.kind != Operand::Kind::kPath) continue;
+    if (++paths > 1) {
+      return Error::Validation(
+          "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+    }
+    if (o.path.size() > 1) {
+      return Error::Validation("KeyConditionExpressions cannot have conditions on nested attributes");
+    }
+  }
   const std::string* attr = AttributeOf(c.operands[0]);
   if (!attr) return NotSupported();
   for (size_t i = 1; i < c.operands.size(); ++i) {

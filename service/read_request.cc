@@ -10,7 +10,7 @@ namespace pogi::service {
 void CheckReadMembers(Constraints& c, const std::string* table_name, const std::string* index_name,
                       const std::string* select, std::optional<int64_t> limit, const std::string* consumed,
                       const std::string* conditional_operator) {
-  CheckTableName(c, table_name);
+  CheckTableNameOrArn(c, table_name);
   if (index_name) {
     c.NamePattern(index_name, "indexName");
     c.Length(index_name, 3, 255, "indexName");

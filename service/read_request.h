@@ -8,6 +8,7 @@
 #include "common/result.h"
 #include "service/catalog.h"
 #include "service/constraints.h"
+#include "service/lagged_read.h"
 #include "service/read_page.h"
 #include "service/request_expressions.h"
 
@@ -37,24 +38,30 @@ Result<PageRequest> MakePageRequest(const Table& table, const Index* index, cons
                                     std::optional<expr::Projection> projection,
                                     std::string_view projection_param);
 
-// Items, Count, ScannedCount, LastEvaluatedKey and ConsumedCapacity.
+// Items, Count, ScannedCount, LastEvaluatedKey and ConsumedCapacity (which
+// names the table as the request did: by name or ARN).
 template <typename Response>
-void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
+void FillResponse(Page page, const std::string& table_name, const Index* index, bool consistent,
                   const std::string& capacity_mode, bool count_only, Response* resp);
 
 // Reads one page in a snapshot and answers it: the end both Query and Scan
-// share once the range and the page rules are known.
+// share once the range and the page rules are known. An eventually
+// consistent read, and any read of a global index, sees the table as
+// `lag` delays it.
 template <typename Request, typename Response>
-Result<Response> AnswerPage(storage::Storage& storage, storage::RangeRead read, const PageRequest& page_req,
-                            const Index* index, const Request& req) {
+Result<Response> AnswerPage(storage::Storage& storage, const ReadLag& lag, storage::RangeRead read,
+                            const PageRequest& page_req, const Index* index, const Request& req) {
   read.with_keys = page_req.fetch_from_table;  // only an LSI's fetch from the table needs them
+  bool eventual = !req.consistent_read() || (index && index->global);
   std::optional<Page> page;
   POGI_RETURN_IF_ERROR(storage.Read([&](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(page, ReadPage(txn, read, page_req));
+    std::optional<LaggedReadTxn> lagged;
+    storage::ReadTxn& view = ReadView(txn, lag, *page_req.table, eventual, lagged);
+    POGI_ASSIGN_OR_RETURN(page, ReadPage(view, read, page_req));
     return Status::Ok();
   }));
   Response resp;
-  FillResponse(std::move(*page), *page_req.table, index, req.consistent_read(),
+  FillResponse(std::move(*page), req.table_name(), index, req.consistent_read(),
                req.return_consumed_capacity(), page_req.count_only, &resp);
   return resp;
 }
@@ -66,7 +73,7 @@ Result<Response> AnswerPage(storage::Storage& storage, storage::RangeRead read, 
 namespace pogi::service {
 
 template <typename Response>
-void FillResponse(Page page, const Table& table, const Index* index, bool consistent,
+void FillResponse(Page page, const std::string& table_name, const Index* index, bool consistent,
                   const std::string& capacity_mode, bool count_only, Response* resp) {
   if (!count_only) value::CarryItemList(resp, Response::kItemsFieldNumber, std::move(page.items));
   resp->set_count(page.count);
@@ -75,10 +82,10 @@ void FillResponse(Page page, const Table& table, const Index* index, bool consis
   if (WantsCapacity(capacity_mode)) {
     double units = ReadUnits(page.bytes_read, consistent);
     if (index) {
-      FillConsumed(capacity_mode, table.description.table_name(), std::nullopt,
-                   {{index->name, index->global, units}}, resp->mutable_consumed_capacity());
+      FillConsumed(capacity_mode, table_name, std::nullopt, {{index->name, index->global, units}},
+                   resp->mutable_consumed_capacity());
     } else {
-      FillConsumed(capacity_mode, table.description.table_name(), units, resp->mutable_consumed_capacity());
+      FillConsumed(capacity_mode, table_name, units, resp->mutable_consumed_capacity());
     }
   }
 }

@@ -42,6 +42,18 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
         return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + k +
                                  "\"");
       }
+      // DynamoDB's text for an empty name (quoted by SDK users); the one for
+      // a name over 65,535 bytes is not on record and follows it.
+      if (v.empty()) {
+        return Error::Validation(
+            "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k);
+      }
+      if (v.size() > value::kMaxAttributeNameBytes) {
+        return Error::Validation(
+            "ExpressionAttributeNames contains invalid value: Attribute name exceeds the "
+            "maximum size of " +
+            std::to_string(value::kMaxAttributeNameBytes) + " bytes for key " + k);
+      }
     }
   }
   if (p.values) {

@@ -1,8 +1,10 @@
 // Stream records and the names of stream positions.
 #include "service/stream_records.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 
 #include "service/clock.h"
@@ -68,34 +70,92 @@ void AppendAsMapField(std::string_view item_proto, int field, std::string* out) 
   }
 }
 
+// Wire format helpers for fields numbered below 16 (a one-byte tag).
+void AppendTag(int field, int wire_type, std::string* out) {
+  out->push_back(static_cast<char>(field << 3 | wire_type));
+}
+
+void AppendBytesField(int field, std::string_view bytes, std::string* out) {
+  AppendTag(field, 2, out);
+  AppendVarint(bytes.size(), out);
+  out->append(bytes);
+}
+
+void AppendDoubleField(int field, double v, std::string* out) {
+  static_assert(std::endian::native == std::endian::little, "fixed64 is little-endian on the wire");
+  AppendTag(field, 1, out);
+  char bytes[sizeof v];
+  std::memcpy(bytes, &v, sizeof v);
+  out->append(bytes, sizeof v);
+}
+
+// The key attributes of `item` as entries of StreamRecord.keys; adds their
+// size to `size`.
+void AppendKeys(const Table& table, const value::AttributeMap& item, std::string* out, int64_t* size) {
+  std::string entry;
+  for (const KeyAttribute* k : {&table.hash, table.range ? &*table.range : nullptr}) {
+    if (!k) continue;
+    auto it = item.find(k->name);
+    if (it == item.end()) continue;
+    entry.clear();
+    AppendBytesField(1, k->name, &entry);
+    AppendBytesField(2, it->second.SerializeAsString(), &entry);
+    AppendBytesField(v1::StreamRecord::kKeysFieldNumber, entry, out);
+    *size += static_cast<int64_t>(k->name.size()) + value::ValueSize(it->second);
+  }
+}
+
+// One image: the item's entries as map field `field` of the StreamRecord.
+void AppendImage(const value::AttributeMap& item, std::string_view proto, int64_t known_size, int field,
+                 std::string* out, int64_t* size) {
+  std::string own;
+  if (proto.empty()) proto = own = value::ItemProto(item);
+  AppendAsMapField(proto, field, out);
+  *size += known_size >= 0 ? known_size : value::ItemSize(item);
+}
+
 }  // namespace
 
 std::string SerializeRecord(const Table& table, const std::string& view_type,
                             const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                            std::string_view new_item_proto, double now, ChangeSource source) {
-  const bool with_new = new_item && WantsNew(view_type);
-  const bool with_old = old_item && WantsOld(view_type);
-  // The record without images, then the images appended as wire bytes.
-  v1::Record record = BuildRecord(table, "KEYS_ONLY", old_item, new_item, now, source);
-  auto* d = record.mutable_dynamodb();
-  int64_t size = d->size_bytes();
-  if (with_new) size += value::ItemSize(*new_item);
-  if (with_old) size += value::ItemSize(*old_item);
-  d->set_size_bytes(size);
-  d->set_stream_view_type(view_type);
-  std::string out = record.SerializeAsString();
-  if (!with_new && !with_old) return out;
-  std::string images;
-  if (with_new) {
-    std::string own;
-    if (new_item_proto.empty()) new_item_proto = own = value::ItemProto(*new_item);
-    AppendAsMapField(new_item_proto, v1::StreamRecord::kNewImageFieldNumber, &images);
+                            const ItemForms& forms, double now, ChangeSource source) {
+  // The StreamRecord first (its length prefixes it in the Record), in
+  // BuildRecord's field order; sequence_number is set when it is read.
+  std::string d;
+  d.reserve(64 + forms.new_proto.size() + forms.old_proto.size());
+  // DynamoDB Streams gives the time to the second.
+  AppendDoubleField(v1::StreamRecord::kApproximateCreationDateTimeFieldNumber, std::floor(now), &d);
+  int64_t size = 0;
+  AppendKeys(table, new_item ? *new_item : *old_item, &d, &size);
+  if (new_item && WantsNew(view_type)) {
+    AppendImage(*new_item, forms.new_proto, forms.new_size, v1::StreamRecord::kNewImageFieldNumber, &d,
+                &size);
   }
-  if (with_old)
-    AppendAsMapField(value::ItemProto(*old_item), v1::StreamRecord::kOldImageFieldNumber, &images);
-  out.push_back(static_cast<char>(v1::Record::kDynamodbFieldNumber << 3 | 2));
-  AppendVarint(images.size(), &out);
-  out.append(images);
+  if (old_item && WantsOld(view_type)) {
+    AppendImage(*old_item, forms.old_proto, forms.old_size, v1::StreamRecord::kOldImageFieldNumber, &d,
+                &size);
+  }
+  AppendTag(v1::StreamRecord::kSizeBytesFieldNumber, 0, &d);
+  AppendVarint(static_cast<uint64_t>(size), &d);
+  AppendBytesField(v1::StreamRecord::kStreamViewTypeFieldNumber, view_type, &d);
+
+  std::string out;
+  out.reserve(d.size() + 48);
+  AppendBytesField(v1::Record::kEventNameFieldNumber,
+                   !old_item   ? "INSERT"
+                   : !new_item ? "REMOVE"
+                               : "MODIFY",
+                   &out);
+  AppendBytesField(v1::Record::kEventVersionFieldNumber, "1.1", &out);
+  AppendBytesField(v1::Record::kEventSourceFieldNumber, "aws:dynamodb", &out);
+  AppendBytesField(v1::Record::kAwsRegionFieldNumber, kStreamRegion, &out);
+  AppendBytesField(v1::Record::kDynamodbFieldNumber, d, &out);
+  if (source == ChangeSource::kTimeToLive) {
+    std::string identity;
+    AppendBytesField(v1::Identity::kPrincipalIdFieldNumber, "dynamodb.amazonaws.com", &identity);
+    AppendBytesField(v1::Identity::kTypeFieldNumber, "Service", &identity);
+    AppendBytesField(v1::Record::kUserIdentityFieldNumber, identity, &out);
+  }
   return out;
 }
 

@@ -25,15 +25,20 @@ enum class ChangeSource { kRequest, kTimeToLive };
 // Without its sequence number and event id: storage issues those.
 v1::Record BuildRecord(const Table& table, const std::string& view_type, const value::AttributeMap* old_item,
                        const value::AttributeMap* new_item, double now, ChangeSource source);
-// The stored (serialized) form of BuildRecord's record, written without
-// copying the images: each image is the item's serialized pogi.v1.Item with
-// its entries re-tagged as the record's map field, in a second occurrence
-// of the `dynamodb` field, which a parser merges into the first. Parses to
-// exactly BuildRecord's record. `new_item_proto`, when not empty, is the
-// serialized pogi.v1.Item of `new_item` (the write path has it already).
+// What the write path already has of a change's items, so that a record is
+// written without encoding or measuring them again: each item's serialized
+// pogi.v1.Item (empty: not at hand) and value::ItemSize (-1: not measured).
+struct ItemForms {
+  std::string_view new_proto, old_proto;
+  int64_t new_size = -1, old_size = -1;
+};
+// The stored (serialized) form of BuildRecord's record, written field by
+// field as wire bytes, never as a v1::Record: each image is the item's
+// serialized pogi.v1.Item with its entries re-tagged as the record's map
+// field. Parses to exactly BuildRecord's record.
 std::string SerializeRecord(const Table& table, const std::string& view_type,
                             const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                            std::string_view new_item_proto, double now, ChangeSource source);
+                            const ItemForms& forms, double now, ChangeSource source);
 // Sets what a record gets from its stored position.
 void FinishRecord(int64_t stream_id, int64_t sequence, v1::Record* record);
 

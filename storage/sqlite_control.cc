@@ -95,6 +95,11 @@ Result<int64_t> CreateBackup(Db& db, const BackupRecord& record, int64_t table_i
 
 Status DeleteBackup(Db& db, int64_t backup_id) {
   {
+    POGI_ASSIGN_OR_RETURN(auto st, db.Prepare("DELETE FROM backup_history WHERE backup_id=?1"));
+    st->Bind(1, backup_id);
+    POGI_RETURN_IF_ERROR(Done(db, st->Step(), "delete backup history"));
+  }
+  {
     POGI_ASSIGN_OR_RETURN(auto st, db.Prepare("DELETE FROM backup_items WHERE backup_id=?1"));
     st->Bind(1, backup_id);
     POGI_RETURN_IF_ERROR(Done(db, st->Step(), "delete backup items"));
@@ -148,6 +153,31 @@ Status DropHistory(Db& db, int64_t table_id) {
   POGI_ASSIGN_OR_RETURN(auto st, db.Prepare("DELETE FROM history WHERE table_id=?1"));
   st->Bind(1, table_id);
   return Done(db, st->Step(), "drop history");
+}
+
+Status MoveHistoryToBackup(Db& db, int64_t table_id, int64_t backup_id) {
+  {
+    POGI_ASSIGN_OR_RETURN(
+        auto st,
+        db.Prepare("INSERT OR REPLACE INTO backup_history(backup_id, hash, pk, sk, time_us, size, item) "
+                   "SELECT ?2, hash, pk, sk, time_us, size, item FROM history WHERE table_id=?1"));
+    st->Bind(1, table_id).Bind(2, backup_id);
+    POGI_RETURN_IF_ERROR(Done(db, st->Step(), "keep history in backup"));
+  }
+  return DropHistory(db, table_id);
+}
+
+Status ReadBackupHistoryAsOf(Db& db, int64_t backup_id, int64_t time_us,
+                             const std::function<bool(const Row&)>& visit) {
+  // ReadHistoryAsOf's statement over backup_history.
+  POGI_ASSIGN_OR_RETURN(
+      auto st,
+      db.Prepare(
+          "SELECT h.size, h.pk, h.sk, h.item FROM backup_history h WHERE h.backup_id=?1 AND h.time_us=("
+          "SELECT MAX(x.time_us) FROM backup_history x WHERE x.backup_id=?1 AND x.hash=h.hash AND "
+          "x.pk=h.pk AND x.sk=h.sk AND x.time_us<=?2) AND h.item IS NOT NULL ORDER BY h.hash, h.pk, h.sk"));
+  st->Bind(1, backup_id).Bind(2, time_us);
+  return VisitRows(db, *st, visit, "read backup history");
 }
 
 Status DropTableState(Db& db, int64_t table_id) {

@@ -30,6 +30,9 @@ Status ReadHistoryAsOf(Db& db, int64_t table_id, int64_t time_us,
                        const std::function<bool(const Row&)>& visit);
 Status PruneHistory(Db& db, int64_t table_id, int64_t before_us);
 Status DropHistory(Db& db, int64_t table_id);
+Status MoveHistoryToBackup(Db& db, int64_t table_id, int64_t backup_id);
+Status ReadBackupHistoryAsOf(Db& db, int64_t backup_id, int64_t time_us,
+                             const std::function<bool(const Row&)>& visit);
 
 // What DropTable removes beside the items: settings and history.
 Status DropTableState(Db& db, int64_t table_id);

@@ -31,7 +31,10 @@ namespace {
 // 6: table settings (tags, policies, PITR), on-demand backups and their
 //    items, point-in-time history (5 was either streams or these alone, in
 //    development).
-constexpr int64_t kFormatVersion = 6;
+// 7: backup_history, the point-in-time history a system backup keeps of
+//    its deleted table (RestoreTableToPointInTime of a deleted table); a
+//    format-6 file lacks it.
+constexpr int64_t kFormatVersion = 7;
 
 constexpr const char* kSchema = R"sql(
 BEGIN;
@@ -104,6 +107,15 @@ CREATE TABLE IF NOT EXISTS history(
   size INTEGER NOT NULL,
   item BLOB,
   PRIMARY KEY(table_id, hash, pk, sk, time_us)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS backup_history(
+  backup_id INTEGER NOT NULL,
+  hash INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  sk BLOB NOT NULL,
+  time_us INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  item BLOB,
+  PRIMARY KEY(backup_id, hash, pk, sk, time_us)) WITHOUT ROWID;
 COMMIT;
 )sql";
 
@@ -443,6 +455,13 @@ class SqliteTxn final : public WriteTxn {
   Status ReadHistoryAsOf(int64_t table_id, int64_t time_us,
                          const std::function<bool(const Row&)>& visit) override {
     return sqlite_control::ReadHistoryAsOf(*db_, table_id, time_us, visit);
+  }
+  Status ReadBackupHistoryAsOf(int64_t backup_id, int64_t time_us,
+                               const std::function<bool(const Row&)>& visit) override {
+    return sqlite_control::ReadBackupHistoryAsOf(*db_, backup_id, time_us, visit);
+  }
+  Status MoveHistoryToBackup(int64_t table_id, int64_t backup_id) override {
+    return sqlite_control::MoveHistoryToBackup(*db_, table_id, backup_id);
   }
   Status PutTableSettings(int64_t table_id, std::string_view settings) override {
     return sqlite_control::PutTableSettings(*db_, table_id, settings);

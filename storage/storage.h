@@ -142,6 +142,10 @@ class ReadTxn {
   // version then was a deletion: the table's items as of that instant.
   virtual Status ReadHistoryAsOf(int64_t table_id, int64_t time_us,
                                  const std::function<bool(const Row&)>& visit) = 0;
+  // The same over the history a backup kept of its deleted table
+  // (WriteTxn::MoveHistoryToBackup).
+  virtual Status ReadBackupHistoryAsOf(int64_t backup_id, int64_t time_us,
+                                       const std::function<bool(const Row&)>& visit) = 0;
 };
 
 // An atomic write transaction. Valid only inside Storage::Write.
@@ -197,8 +201,13 @@ class WriteTxn : public ReadTxn {
   // Creates a backup holding a copy of every item of `table_id` as this
   // transaction sees them; returns its id (record.id is ignored).
   virtual Result<int64_t> CreateBackup(const BackupRecord& record, int64_t table_id) = 0;
-  // Removes a backup and its items.
+  // Removes a backup, its items and the history it kept.
   virtual Status DeleteBackup(int64_t backup_id) = 0;
+  // Moves the whole point-in-time history of `table_id` to backup
+  // `backup_id` (the system backup taken as a table with point-in-time
+  // recovery is deleted): it then outlives the table, and goes with the
+  // backup (a later table given the same id starts with none).
+  virtual Status MoveHistoryToBackup(int64_t table_id, int64_t backup_id) = 0;
   // Records in a table's point-in-time history that `key` holds `item`
   // (nullopt: was deleted) from `time_us` on. A second version of a key at
   // the same instant replaces the first.

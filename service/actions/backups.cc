@@ -2,10 +2,18 @@
 // each a copy of a table's items and settings taken in one storage
 // transaction, kept until deleted (they outlive their table).
 //
-// Every backup operation completes inside its own transaction, so the
-// states in which DynamoDB answers BackupInUseException or
-// TableInUseException (a backup or table still being made) never last
-// beyond one request here.
+// BackupInUseException and TableInUseException are never answered, because
+// pogi never has the state DynamoDB answers them in: every table and backup
+// operation completes inside one storage transaction before it answers, and
+// writes are serialized, so no request ever meets
+//   - a backup being created, deleted or restored from (DynamoDB's
+//     BackupInUseException for CreateBackup, DeleteBackup and
+//     RestoreTableFromBackup on it, and for DeleteTable of its table);
+//   - a table being created, updated or deleted (TableInUseException for
+//     CreateBackup of it and for a restore whose target name it holds:
+//     a finished table answers TableAlreadyExistsException instead).
+// A table is always ACTIVE between requests (CreateTable, UpdateTable and
+// restores answer CREATING/UPDATING as DynamoDB does, but are done).
 #include "service/backup_description.h"
 #include "service/control_plane.h"
 #include "service/engine.h"
@@ -32,34 +40,40 @@ Result<v1::StoredBackup> Parse(const storage::BackupRecord& r) {
 
 }  // namespace
 
+Status Engine::DropExpiredBackups() {
+  double now = clock_->Now();
+  std::vector<int64_t> expired;
+  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(auto records, txn.ListBackups());
+    for (const auto& r : records) {
+      POGI_ASSIGN_OR_RETURN(auto backup, Parse(r));
+      if (Expired(backup, now)) expired.push_back(r.id);
+    }
+    return Status::Ok();
+  }));
+  if (expired.empty()) return Status::Ok();
+  return storage_->Write([&](storage::WriteTxn& txn) -> Status {
+    for (int64_t id : expired) POGI_RETURN_IF_ERROR(txn.DeleteBackup(id));
+    return Status::Ok();
+  });
+}
+
 Result<v1::CreateBackupResponse> Engine::CreateBackup(const v1::CreateBackupRequest& req) {
   Constraints c;
-  c.Required(req.has_table_name(), "tableName");
-  c.Length(req.has_table_name() ? &req.table_name() : nullptr, 1, 1024, "tableName");
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.has_backup_name(), "backupName");
   c.Length(req.has_backup_name() ? &req.backup_name() : nullptr, 3, 255, "backupName");
   c.NamePattern(req.has_backup_name() ? &req.backup_name() : nullptr, "backupName");
   POGI_RETURN_IF_ERROR(c.Finish());
-  auto seen = catalog_.Find(TableNameOrArn(req.table_name()));
+  POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
+  auto seen = catalog_.Find(name);
   if (!seen) return Error(ErrorCode::kTableNotFound, "Table not found: " + req.table_name());
-  POGI_ASSIGN_OR_RETURN(v1::TableDescription described, Describe(*seen));
   double now = clock_->Now();
   v1::StoredBackup backup;
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(auto table, CurrentTable(catalog_, *seen));
-    // The counters as this transaction sees them: the copy's own.
-    POGI_ASSIGN_OR_RETURN(auto rec, txn.GetTable(table->id));
-    v1::TableDescription d = described;
-    *d.mutable_global_secondary_indexes() = table->description.global_secondary_indexes();
-    if (rec) {
-      d.set_item_count(rec->item_count);
-      d.set_table_size_bytes(rec->size_bytes);
-    }
-    std::string arn = NewBackupArn(d.table_arn(), now);
-    backup = MakeStoredBackup(d, arn, req.backup_name(), now);
-    storage::BackupRecord record{0, arn, d.table_name(), ToMicros(now), backup.SerializeAsString()};
-    POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateBackup(record, table->id));
-    (void)id;
+    int64_t id = 0;
+    POGI_ASSIGN_OR_RETURN(backup, TakeBackup(txn, *table, req.backup_name(), "USER", now, nullptr, &id));
     return Status::Ok();
   });
   POGI_RETURN_IF_ERROR(s);
@@ -74,6 +88,7 @@ Result<v1::DescribeBackupResponse> Engine::DescribeBackup(const v1::DescribeBack
   Constraints c;
   CheckBackupArn(c, req.has_backup_arn() ? &req.backup_arn() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(DropExpiredBackups());
   std::optional<storage::BackupRecord> record;
   POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(record, txn.GetBackup(req.backup_arn()));
@@ -104,12 +119,18 @@ Result<v1::ListBackupsResponse> Engine::ListBackups(const v1::ListBackupsRequest
     // pogi's wording: DynamoDB's for an inverted range is not on record.
     return Error::Validation("TimeRangeLowerBound must not be later than TimeRangeUpperBound");
   }
+  POGI_RETURN_IF_ERROR(DropExpiredBackups());
   std::vector<storage::BackupRecord> records;
   POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(records, txn.ListBackups());
     return Status::Ok();
   }));
-  std::string table_name = req.has_table_name() ? TableNameOrArn(req.table_name()) : "";
+  std::string table_name;
+  if (req.has_table_name()) {
+    POGI_ASSIGN_OR_RETURN(table_name, ResolveTableName(req.table_name()));
+  }
+  // Without a BackupType, DynamoDB lists USER backups only.
+  std::string type = req.has_backup_type() ? req.backup_type() : "USER";
   bool started = !req.has_exclusive_start_backup_arn();
   int limit = req.has_limit() ? req.limit() : 100;  // a page holds at most 100 (and 1 MB)
   v1::ListBackupsResponse resp;
@@ -126,7 +147,7 @@ Result<v1::ListBackupsResponse> Engine::ListBackups(const v1::ListBackupsRequest
       continue;
     if (req.has_time_range_upper_bound() && d.backup_creation_date_time() >= req.time_range_upper_bound())
       continue;
-    if (req.has_backup_type() && req.backup_type() != "ALL" && d.backup_type() != req.backup_type()) continue;
+    if (type != "ALL" && d.backup_type() != type) continue;
     if (resp.backup_summaries_size() == limit) {
       resp.set_last_evaluated_backup_arn(resp.backup_summaries(limit - 1).backup_arn());
       break;
@@ -140,6 +161,7 @@ Result<v1::DeleteBackupResponse> Engine::DeleteBackup(const v1::DeleteBackupRequ
   Constraints c;
   CheckBackupArn(c, req.has_backup_arn() ? &req.backup_arn() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(DropExpiredBackups());
   v1::DeleteBackupResponse resp;
   POGI_RETURN_IF_ERROR(storage_->Write([&](storage::WriteTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(auto record, txn.GetBackup(req.backup_arn()));

@@ -48,8 +48,10 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
     std::string at = "statements." + std::to_string(i + 1) + ".member.";
     c.Required(s.has_statement(), at + "statement");
     c.Length(IfPresent(s.has_statement(), s.statement()), 1, 8192, at + "statement");
-    CheckReturnOnFailure(c, IfPresent(s.has_return_values_on_condition_check_failure(),
-                                      s.return_values_on_condition_check_failure()));
+    CheckReturnOnFailure(c,
+                         IfPresent(s.has_return_values_on_condition_check_failure(),
+                                   s.return_values_on_condition_check_failure()),
+                         at);
   }
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      nullptr);

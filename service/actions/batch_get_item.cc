@@ -11,6 +11,7 @@
 #include "service/item_request.h"
 #include "service/item_validation.h"
 #include "service/item_write.h"
+#include "service/lagged_read.h"
 #include "service/multi_item.h"
 #include "service/request_expressions.h"
 
@@ -24,7 +25,7 @@ constexpr char kMapKeysConstraint[] =
 
 bool ValidTableName(const std::string& name) {
   Constraints c;
-  CheckTableName(c, &name);
+  CheckTableNameOrArn(c, &name);
   return c.ok();
 }
 
@@ -74,6 +75,9 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
     std::string head = "Value at 'RequestItems." + *name + ".member.Keys' failed to satisfy constraint: ";
     if (n < 1) c.Add(head + "Member must have length greater than or equal to 1");
     if (n > kMaxBatchGetKeys) c.Add(head + "Member must have length less than or equal to 100");
+    const auto& ka = req.request_items().at(*name);
+    c.AttributeNames(ka.has_attributes_to_get() ? &ka.attributes_to_get() : nullptr,
+                     "requestItems." + *name + ".member.attributesToGet");
   }
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      nullptr);
@@ -85,7 +89,7 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
     const auto& ka = req.request_items().at(*name);
     total += ka.keys_size();
     any_projection |= ka.has_projection_expression();
-    any_attributes_to_get |= ka.attributes_to_get_size() > 0;
+    any_attributes_to_get |= ka.has_attributes_to_get();
   }
   if (total > kMaxBatchGetKeys)
     return Error::Validation("Too many items requested for the BatchGetItem call");
@@ -105,11 +109,11 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
     ExpressionParams params;
     params.projection = IfPresent(ka.has_projection_expression(), ka.projection_expression());
     if (ka.has_expression_attribute_names()) params.names = &ka.expression_attribute_names().names();
-    if (ka.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+    if (ka.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
     POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
     r.projection = std::move(parsed.projection);
-    if (!r.projection && ka.attributes_to_get_size() > 0) {
-      POGI_ASSIGN_OR_RETURN(r.projection, expr::ConvertAttributesToGet(ka.attributes_to_get()));
+    if (!r.projection && ka.has_attributes_to_get()) {
+      POGI_ASSIGN_OR_RETURN(r.projection, expr::ConvertAttributesToGet(ka.attributes_to_get().values()));
     }
     std::vector<value::AttributeMap> maps;
     for (const auto& key : ka.keys()) {
@@ -145,10 +149,12 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
       auto* items = (*resp.mutable_responses())[*r.name].mutable_items();
       v1::KeysAndAttributes* unprocessed = nullptr;
       bool consistent = r.request->consistent_read();
+      std::optional<LaggedReadTxn> lagged;
+      storage::ReadTxn& view = ReadView(txn, read_lag_, *r.table, !consistent, lagged);
       for (size_t k = 0; k < r.keys.size(); ++k) {
         std::optional<value::AttributeMap> item;
         if (!full) {
-          POGI_ASSIGN_OR_RETURN(item, ReadItem(txn, *r.table, r.keys[k]));
+          POGI_ASSIGN_OR_RETURN(item, ReadItem(view, *r.table, r.keys[k]));
           int64_t size = item ? value::ItemSize(*item) : 0;
           // What does not fit in this response is left for the next call.
           if (bytes + size > kMaxBatchGetResponseBytes) full = true;

@@ -26,7 +26,7 @@ constexpr char kMapValueConstraint[] =
 
 bool ValidTableName(const std::string& name) {
   Constraints c;
-  CheckTableName(c, &name);
+  CheckTableNameOrArn(c, &name);
   return c.ok();
 }
 

@@ -36,7 +36,7 @@ Result<v1::UpdateContinuousBackupsResponse> Engine::UpdateContinuousBackups(
   {
     Constraints c;
     c.Required(req.has_table_name(), "tableName");
-    c.Length(req.has_table_name() ? &req.table_name() : nullptr, 1, 1024, "tableName");
+    CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
     c.Required(req.has_point_in_time_recovery_specification(), "pointInTimeRecoverySpecification");
     if (req.has_point_in_time_recovery_specification()) {
       c.Required(spec.has_point_in_time_recovery_enabled(),
@@ -58,7 +58,8 @@ Result<v1::UpdateContinuousBackupsResponse> Engine::UpdateContinuousBackups(
     return Error::InvalidParameter(
         "RecoveryPeriodInDays can only be specified when PointInTimeRecoveryEnabled is true");
   }
-  auto seen = catalog_.Find(TableNameOrArn(req.table_name()));
+  POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
+  auto seen = catalog_.Find(name);
   if (!seen) return TableNotFound(req.table_name());
   double now = clock_->Now();
   v1::PitrState pitr;
@@ -105,9 +106,10 @@ Result<v1::DescribeContinuousBackupsResponse> Engine::DescribeContinuousBackups(
     const v1::DescribeContinuousBackupsRequest& req) {
   Constraints c;
   c.Required(req.has_table_name(), "tableName");
-  c.Length(req.has_table_name() ? &req.table_name() : nullptr, 1, 1024, "tableName");
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
-  auto table = catalog_.Find(TableNameOrArn(req.table_name()));
+  POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
+  auto table = catalog_.Find(name);
   if (!table) return TableNotFound(req.table_name());
   v1::DescribeContinuousBackupsResponse resp;
   *resp.mutable_continuous_backups_description() = DescriptionOf(table->settings.pitr(), clock_->Now());

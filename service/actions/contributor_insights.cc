@@ -29,7 +29,8 @@ Status CheckNames(const std::string* table, const std::string* index) {
 // The table (by name or ARN) and, when named, its index.
 Result<std::shared_ptr<const Table>> Lookup(const Catalog& catalog, const std::string& name,
                                             const std::string* index) {
-  auto table = catalog.Find(TableNameOrArn(name));
+  POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
+  auto table = catalog.Find(resolved);
   if (!table) return Error::ResourceNotFound("Requested resource not found: Table: " + name + " not found");
   // pogi's wording: DynamoDB's for a missing index is not on record.
   if (index && !table->FindIndex(*index)) {

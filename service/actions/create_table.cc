@@ -72,6 +72,9 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
     CheckThroughput(c, req.provisioned_throughput(), "provisionedThroughput");
   c.OneOf(req.has_table_class() ? &req.table_class() : nullptr, {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
           "tableClass");
+  if (req.has_sse_specification() && req.sse_specification().has_sse_type()) {
+    c.OneOf(&req.sse_specification().sse_type(), {"AES256", "KMS"}, "sSESpecification.sSEType");
+  }
   if (req.has_stream_specification())
     CheckStreamMembers(c, req.stream_specification(), "streamSpecification");
   for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {
@@ -292,6 +295,16 @@ Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& r
 }
 
 Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest& req) {
+  if (req.table_name().starts_with("arn:")) {
+    // DynamoDB's model takes the new table's ARN here too. An ARN of
+    // another account or region stays as it is, and fails the name rules.
+    POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
+    if (name != req.table_name()) {
+      v1::CreateTableRequest named = req;
+      named.set_table_name(name);
+      return CreateTable(named);
+    }
+  }
   double now = clock_->Now();
   POGI_ASSIGN_OR_RETURN(v1::TableDescription d, NewTableDescription(req, now));
   v1::TableSettings settings;

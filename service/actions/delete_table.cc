@@ -1,17 +1,23 @@
 // DeleteTable: remove a table and all its items; answers DynamoDB's short
-// description of the table being deleted.
+// description of the table being deleted. A table with point-in-time
+// recovery on leaves a SYSTEM backup that keeps its items and its history.
+#include "service/backup_description.h"
 #include "service/constraints.h"
+#include "service/control_plane.h"
 #include "service/engine.h"
+#include "service/pitr_history.h"
 
 namespace pogi::service {
 
 Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
   v1::DeleteTableResponse resp;
+  double now = clock_->Now();
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
-    auto table = catalog_.Find(req.table_name());
+    auto table = catalog_.Find(name);
     if (!table) {
       return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() +
                                      " not found");
@@ -39,10 +45,24 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
       d->set_item_count(rec->item_count);
       d->set_table_size_bytes(rec->size_bytes);
     }
+    if (table->settings.pitr().enabled()) {
+      // DynamoDB keeps a SYSTEM backup of the table as it was just before
+      // the deletion, for 35 days. pogi's also keeps the table's history, so
+      // RestoreTableToPointInTime by SourceTableArn still reaches any
+      // instant of the recovery window as it stood at the deletion.
+      int64_t id = 0;
+      POGI_RETURN_IF_ERROR(TakeBackup(txn, *table, SystemBackupName(full.table_name()), "SYSTEM", now,
+                                      &table->settings.pitr(), &id));
+      // The window stops moving at the deletion: what it no longer reaches
+      // is dropped now, once.
+      POGI_RETURN_IF_ERROR(
+          txn.PruneHistory(table->id, ToMicros(EarliestRestorable(table->settings.pitr(), now))));
+      POGI_RETURN_IF_ERROR(txn.MoveHistoryToBackup(table->id, id));
+    }
     // The stream outlives its table for its retention, disabled.
     if (table->stream_id != 0) POGI_RETURN_IF_ERROR(streams_.Disable(txn, table->stream_id));
     POGI_RETURN_IF_ERROR(txn.DropTable(table->id));
-    catalog_.Remove(req.table_name());
+    catalog_.Remove(name);
     return Status::Ok();
   });
   POGI_RETURN_IF_ERROR(s);

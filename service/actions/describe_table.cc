@@ -1,14 +1,16 @@
 // DescribeTable: the table's description with its live item count and size.
 #include "service/constraints.h"
+#include "service/control_plane.h"
 #include "service/engine.h"
 
 namespace pogi::service {
 
 Result<v1::DescribeTableResponse> Engine::DescribeTable(const v1::DescribeTableRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
-  auto table = catalog_.Find(req.table_name());
+  POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
+  auto table = catalog_.Find(name);
   if (!table) {
     return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() + " not found");
   }

@@ -35,8 +35,10 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
     std::string at = "transactStatements." + std::to_string(i + 1) + ".member.";
     c.Required(s.has_statement(), at + "statement");
     c.Length(IfPresent(s.has_statement(), s.statement()), 1, 8192, at + "statement");
-    CheckReturnOnFailure(c, IfPresent(s.has_return_values_on_condition_check_failure(),
-                                      s.return_values_on_condition_check_failure()));
+    CheckReturnOnFailure(c,
+                         IfPresent(s.has_return_values_on_condition_check_failure(),
+                                   s.return_values_on_condition_check_failure()),
+                         at);
   }
   c.Length(IfPresent(req.has_client_request_token(), req.client_request_token()), 1,
            kMaxClientRequestTokenLength, "clientRequestToken");

@@ -5,24 +5,26 @@
 #include "service/expr/projection.h"
 #include "service/item_request.h"
 #include "service/item_validation.h"
+#include "service/lagged_read.h"
 #include "service/request_expressions.h"
 
 namespace pogi::service {
 
 Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.has_key(), "key");
+  c.AttributeNames(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr, "attributesToGet");
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
   ExpressionParams params;
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
   SetSubstitutions(params, req);
-  if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+  if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  if (!parsed.projection && req.attributes_to_get_size() > 0) {
-    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(req.attributes_to_get()));
+  if (!parsed.projection && req.has_attributes_to_get()) {
+    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(req.attributes_to_get().values()));
   }
 
   value::AttributeMap key_map = req.key().attributes();
@@ -32,7 +34,9 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
 
   v1::GetItemResponse resp;
   Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(auto bytes, txn.GetItem(table->id, key));
+    std::optional<LaggedReadTxn> lagged;
+    storage::ReadTxn& view = ReadView(txn, read_lag_, *table, !req.consistent_read(), lagged);
+    POGI_ASSIGN_OR_RETURN(auto bytes, view.GetItem(table->id, key));
     if (!bytes) return Status::Ok();
     POGI_ASSIGN_OR_RETURN(*resp.mutable_item(), value::DecodeItem(*bytes));
     return Status::Ok();
@@ -41,8 +45,8 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   // Capacity is charged for the whole item, whatever the projection keeps.
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = resp.has_item() ? value::ItemSize(resp.item().attributes()) : 0;
-    FillConsumed(req.return_consumed_capacity(), table->description.table_name(),
-                 ReadUnits(size, req.consistent_read()), resp.mutable_consumed_capacity());
+    FillConsumed(req.return_consumed_capacity(), req.table_name(), ReadUnits(size, req.consistent_read()),
+                 resp.mutable_consumed_capacity());
   }
   if (parsed.projection && resp.has_item()) {
     auto projected = expr::Project(*parsed.projection, resp.item().attributes());

@@ -40,8 +40,8 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size =
         std::max(change.old_item ? value::ItemSize(*change.old_item) : 0, value::ItemSize(*change.new_item));
-    FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
-                 change.index_units, resp.mutable_consumed_capacity());
+    FillConsumed(req.return_consumed_capacity(), req.table_name(), WriteUnits(size), change.index_units,
+                 resp.mutable_consumed_capacity());
   }
   if (req.return_values() == "ALL_OLD" && change.old_item) {
     *resp.mutable_attributes() = std::move(*change.old_item);

@@ -34,6 +34,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
       IfPresent(req.has_select(), req.select()), req.has_limit() ? std::optional(req.limit()) : std::nullopt,
       IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
       IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  c.AttributeNames(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr, "attributesToGet");
   POGI_RETURN_IF_ERROR(c.Finish());
 
   ExpressionParams params;
@@ -47,7 +48,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
     params.legacy.push_back("KeyConditions");
   }
   if (!req.query_filter().empty()) params.legacy.push_back("QueryFilter");
-  if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+  if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   bool legacy_filter = !parsed.filter && !req.query_filter().empty();
   if (!parsed.key_condition) {
@@ -62,7 +63,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
       std::string_view projection_param,
       ApplyLegacyReadParams(parsed, req.query_filter(),
                             IfPresent(req.has_conditional_operator(), req.conditional_operator()),
-                            "QueryFilter", req.attributes_to_get()));
+                            "QueryFilter", req.attributes_to_get().values()));
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(
@@ -94,7 +95,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
       MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
                       req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
                       std::move(parsed.projection), projection_param));
-  return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read, page_req, index, req);
+  return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read_lag_, read, page_req, index, req);
 }
 
 }  // namespace pogi::service

@@ -15,6 +15,7 @@ Result<v1::RestoreTableFromBackupResponse> Engine::RestoreTableFromBackup(
   c.Length(req.has_backup_arn() ? &req.backup_arn() : nullptr, 37, 1024, "backupArn");
   CheckRestoreOverrides(c, req);
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(DropExpiredBackups());
   std::optional<storage::BackupRecord> record;
   POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(record, txn.GetBackup(req.backup_arn()));

@@ -27,6 +27,7 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
       IfPresent(req.has_select(), req.select()), req.has_limit() ? std::optional(req.limit()) : std::nullopt,
       IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
       IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  c.AttributeNames(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr, "attributesToGet");
   c.AtLeast(req.has_segment() ? std::optional(req.segment()) : std::nullopt, 0, "segment");
   if (req.has_segment() && req.segment() > kMaxTotalSegments - 1) {
     c.Add("Value '" + std::to_string(req.segment()) +
@@ -63,13 +64,13 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
   SetSubstitutions(params, req);
   if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
-  if (req.attributes_to_get_size() > 0) params.legacy.push_back("AttributesToGet");
+  if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   POGI_ASSIGN_OR_RETURN(
       std::string_view projection_param,
       ApplyLegacyReadParams(parsed, req.scan_filter(),
                             IfPresent(req.has_conditional_operator(), req.conditional_operator()),
-                            "ScanFilter", req.attributes_to_get()));
+                            "ScanFilter", req.attributes_to_get().values()));
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(
@@ -94,7 +95,7 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
       MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
                       req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
                       std::move(parsed.projection), projection_param));
-  return AnswerPage<v1::ScanRequest, v1::ScanResponse>(*storage_, read, page_req, index, req);
+  return AnswerPage<v1::ScanRequest, v1::ScanResponse>(*storage_, read_lag_, read, page_req, index, req);
 }
 
 }  // namespace pogi::service

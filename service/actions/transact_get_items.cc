@@ -39,7 +39,7 @@ Status CheckMembers(const v1::TransactGetItemsRequest& req) {
     c.Required(item.has_get(), at);
     if (!item.has_get()) continue;
     const v1::Get& g = item.get();
-    CheckTableName(c, g.has_table_name() ? &g.table_name() : nullptr, at + ".tableName");
+    CheckTableNameOrArn(c, g.has_table_name() ? &g.table_name() : nullptr, at + ".tableName");
   }
   return c.Finish();
 }

@@ -113,7 +113,7 @@ Status CheckMembers(const v1::TransactWriteItemsRequest& req) {
     const auto& [kind, m] = *unpacked;
     std::string at = "transactItems." + std::to_string(i + 1) + ".member." + m.member + ".";
     if (kind == Kind::kConditionCheck) c.Required(m.condition != nullptr, at + "conditionExpression");
-    CheckTableName(c, m.table_name, at + "tableName");
+    CheckTableNameOrArn(c, m.table_name, at + "tableName");
     if (kind == Kind::kUpdate) c.Required(m.update != nullptr, at + "updateExpression");
     c.OneOf(m.return_on_failure, {"ALL_OLD", "NONE"}, at + "returnValuesOnConditionCheckFailure");
   }

@@ -83,8 +83,8 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   if (WantsCapacity(req.return_consumed_capacity())) {
     int64_t size = std::max(change.old_item ? value::ItemSize(*change.old_item) : 0,
                             change.new_item ? value::ItemSize(*change.new_item) : 0);
-    FillConsumed(req.return_consumed_capacity(), table->description.table_name(), WriteUnits(size),
-                 change.index_units, resp.mutable_consumed_capacity());
+    FillConsumed(req.return_consumed_capacity(), req.table_name(), WriteUnits(size), change.index_units,
+                 resp.mutable_consumed_capacity());
   }
   return resp;
 }

@@ -8,6 +8,7 @@
 #include "service/index_entries.h"
 #include "service/index_schema.h"
 #include "service/item_request.h"
+#include "service/item_validation.h"
 #include "service/item_write.h"
 #include "service/request_expressions.h"
 #include "service/stream_settings.h"
@@ -17,11 +18,25 @@ namespace {
 
 Status CheckMembers(const v1::UpdateTableRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
+  for (int i = 0; i < req.attribute_definitions_size(); ++i) {
+    const auto& a = req.attribute_definitions(i);
+    std::string at = "attributeDefinitions." + std::to_string(i + 1) + ".member.";
+    c.Required(a.has_attribute_name(), at + "attributeName");
+    c.Length(IfPresent(a.has_attribute_name(), a.attribute_name()), 1, 255, at + "attributeName");
+    c.Required(a.has_attribute_type(), at + "attributeType");
+    c.OneOf(IfPresent(a.has_attribute_type(), a.attribute_type()), {"B", "N", "S"}, at + "attributeType");
+  }
   c.OneOf(IfPresent(req.has_billing_mode(), req.billing_mode()), {"PROVISIONED", "PAY_PER_REQUEST"},
           "billingMode");
+  if (req.has_sse_specification()) {
+    const auto& sse = req.sse_specification();
+    c.OneOf(IfPresent(sse.has_sse_type(), sse.sse_type()), {"AES256", "KMS"}, "sSESpecification.sSEType");
+  }
   if (req.has_provisioned_throughput())
     CheckThroughput(c, req.provisioned_throughput(), "provisionedThroughput");
+  c.OneOf(IfPresent(req.has_table_class(), req.table_class()), {"STANDARD", "STANDARD_INFREQUENT_ACCESS"},
+          "tableClass");
   if (req.has_stream_specification())
     CheckStreamMembers(c, req.stream_specification(), "streamSpecification");
   for (int i = 0; i < req.global_secondary_index_updates_size(); ++i) {
@@ -46,6 +61,22 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
   return c.Finish();
 }
 
+// Whether an item's index key values are ones a key may hold: not an empty
+// string or binary, a partition key of at most 2048 bytes, a sort key of
+// at most 1024. Items written before the index existed may break these.
+bool KeyWithinLimits(const Index& index, const value::AttributeMap& item) {
+  using V = v1::AttributeValue;
+  for (const KeyAttribute* attr : {&index.hash, index.range ? &*index.range : nullptr}) {
+    if (!attr) continue;
+    const V& v = item.at(attr->name);  // IndexKeyOf found it
+    if (v.value_case() == V::kN) continue;
+    size_t size = v.value_case() == V::kS ? v.s().size() : v.b().size();
+    size_t limit = attr == &index.hash ? kMaxPartitionKeySize : kMaxSortKeySize;
+    if (size == 0 || size > limit) return false;
+  }
+  return true;
+}
+
 // Writes an entry into `index` for every item of the table that has its key,
 // streaming: the items are never all in memory.
 Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) {
@@ -58,10 +89,11 @@ Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) 
       failure = item.error();
       return false;
     }
-    // Items whose index key has another type stay out of the index, as
-    // DynamoDB's backfill leaves them (it reports them as violations).
+    // Items whose index key has another type, or a value no key may hold,
+    // stay out of the index, as DynamoDB's backfill leaves them (it reports
+    // them as violations).
     auto index_key = IndexKeyOf(index, item->attributes());
-    if (!index_key) return true;
+    if (!index_key || !KeyWithinLimits(index, item->attributes())) return true;
     value::AttributeMap projected = ProjectForIndex(table, index, item->attributes());
     storage::EncodedKey key{std::string(row.partition), std::string(row.sort)};
     Status put = txn.PutIndexEntry(index.id, *index_key, key, value::EncodeItem(projected),
@@ -92,12 +124,27 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     POGI_RETURN_IF_ERROR(CheckStreamSpecification(req.stream_specification(), false));
   }
   int online_changes = 0;
+  std::set<std::string> updated_indexes;
   for (const auto& u : req.global_secondary_index_updates()) {
     online_changes += u.has_create() + u.has_delete_();
-    if (u.has_create() + u.has_delete_() + u.has_update() != 1) {
+    int actions = u.has_create() + u.has_delete_() + u.has_update();
+    if (actions == 0) {
       return Error::InvalidParameter(
           "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, "
           "GlobalSecondaryIndexUpdate.Delete must not be null");
+    }
+    if (actions > 1) {
+      return Error::InvalidParameter(
+          "Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object");
+    }
+    // Checked before the one-online-change limit: [Delete g, Create g] is
+    // this ValidationException, not the LimitExceededException.
+    const std::string& name = u.has_create()    ? u.create().index_name()
+                              : u.has_delete_() ? u.delete_().index_name()
+                                                : u.update().index_name();
+    if (!updated_indexes.insert(name).second) {
+      return Error::InvalidParameter(
+          "Only one global secondary index update per index is allowed simultaneously. Index: " + name);
     }
   }
   if (online_changes > 0 && req.has_stream_specification()) {
@@ -166,19 +213,28 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
       w->set_status("ACTIVE");
     }
 
-    // New attribute definitions join the table's (for a new index's keys).
-    for (const auto& def : req.attribute_definitions()) {
-      bool known = false;
-      for (const auto& existing : d.attribute_definitions()) {
-        if (existing.attribute_name() != def.attribute_name()) continue;
-        known = true;
-        if (existing.attribute_type() != def.attribute_type()) {
-          return Error::InvalidParameter("Cannot change the type of attribute " + def.attribute_name() +
-                                         " while it is used as a key");
+    // AttributeDefinitions serve only a new index's keys: DynamoDB ignores
+    // the rest of the list (extra, stale or retyped entries) silently.
+    auto add_definitions = [&](const v1::CreateGlobalSecondaryIndexAction& g) -> Status {
+      for (const auto& k : g.key_schema()) {
+        for (const auto& def : req.attribute_definitions()) {
+          if (def.attribute_name() != k.attribute_name()) continue;
+          bool known = false;
+          for (const auto& existing : d.attribute_definitions()) {
+            if (existing.attribute_name() != def.attribute_name()) continue;
+            known = true;
+            // A key attribute keeps its type. DynamoDB's text for this
+            // case is not on record.
+            if (existing.attribute_type() != def.attribute_type()) {
+              return Error::InvalidParameter("Cannot change the type of attribute " + def.attribute_name() +
+                                             " while it is used as a key");
+            }
+          }
+          if (!known) *d.add_attribute_definitions() = def;
         }
       }
-      if (!known) *d.add_attribute_definitions() = def;
-    }
+      return Status::Ok();
+    };
 
     std::vector<std::string> created, deleted;
     for (const auto& u : req.global_secondary_index_updates()) {
@@ -194,8 +250,15 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
               "cannot exceed " +
               std::to_string(kMaxGlobalIndexes));
         }
+        // The new index's key attributes must be defined in this request,
+        // even when the table already knows them.
+        if (req.attribute_definitions().empty()) {
+          return Error::InvalidParameter("AttributeDefinitions is not specified for index: " +
+                                         g.index_name());
+        }
         POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false,
-                                              d.key_schema(), d.attribute_definitions()));
+                                              d.key_schema(), req.attribute_definitions()));
+        POGI_RETURN_IF_ERROR(add_definitions(g));
         POGI_RETURN_IF_ERROR(CheckIndexThroughput(g.index_name(), g.has_provisioned_throughput(), on_demand));
         auto* gd = d.add_global_secondary_indexes();
         gd->set_index_name(g.index_name());

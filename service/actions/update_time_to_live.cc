@@ -20,7 +20,7 @@ constexpr double kChangeIntervalSeconds = 3600;
 
 Result<v1::UpdateTimeToLiveResponse> Engine::UpdateTimeToLive(const v1::UpdateTimeToLiveRequest& req) {
   Constraints c;
-  CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.has_time_to_live_specification(), "timeToLiveSpecification");
   if (req.has_time_to_live_specification()) {
     const auto& spec = req.time_to_live_specification();

@@ -19,6 +19,7 @@
 
 #include "service/expr/update.h"
 #include "service/expr/value_ops.h"
+#include "service/value/item.h"
 
 namespace pogi::expr {
 namespace {
@@ -290,6 +291,7 @@ Result<Condition> ConvertExpected(
 
   std::vector<Condition> children;
   for (const std::string* name : names) {
+    POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
     const auto& e = expected.at(*name);
     const bool has_op = e.has_comparison_operator();
     const bool has_exists = e.has_exists();
@@ -366,6 +368,7 @@ Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Con
 
   std::vector<Condition> children;
   for (const std::string* name : names) {
+    POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
     const auto& c = filter.at(*name);
     Op op = *ParseOp(c.comparison_operator());
     std::vector<const AttributeValue*> values;
@@ -391,6 +394,7 @@ Result<Update> ConvertAttributeUpdates(
 
   Update update;
   for (const std::string* name : names) {
+    POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
     const auto& u = updates.at(*name);
     const std::string action = u.has_action() ? u.action() : "PUT";
     const Path path = AttributeOperand(*name).path;
@@ -446,6 +450,7 @@ Result<Projection> ConvertAttributesToGet(const google::protobuf::RepeatedPtrFie
   Projection projection;
   std::unordered_set<std::string_view> seen;
   for (const std::string& name : names) {
+    POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
     if (!seen.insert(name).second) {
       return Error::InvalidParameter("Duplicate value in attribute name: " + name);
     }

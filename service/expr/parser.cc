@@ -240,7 +240,13 @@ bool Parser::ParsePath(Path* path) {
       uint64_t index = 0;
       for (char c : t.text) {
         index = index * 10 + static_cast<uint64_t>(c - '0');
-        if (index > 0x7fffffff) return SyntaxError();  // not an int32 index
+        if (index > 0x7fffffff) {
+          // Not an int32: DynamoDB's own message (an index within range but
+          // past the list's end only finds nothing).
+          fatal_ =
+              Invalid("List index is not within the allowable range; index: [" + std::string(t.text) + "]");
+          return false;
+        }
       }
       ++pos_;
       if (!Expect(TokenKind::kRBracket)) return false;

@@ -240,11 +240,16 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
   std::string items;
   int64_t bytes = 0, evaluated = 0;
   std::optional<Resume> next;
+  // An eventually consistent SELECT (and any of a global index) lags like
+  // the other reads.
+  bool eventual = !options.consistent_read || (index && index->global);
   Status s = engine_.storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    std::optional<LaggedReadTxn> lagged;
+    storage::ReadTxn& view = ReadView(txn, engine_.read_lag_, *table, eventual, lagged);
     for (size_t i = 0; i < reads.size(); ++i) {
       PageRequest req = page_req;
       if (options.limit) req.limit = *options.limit - evaluated;
-      POGI_ASSIGN_OR_RETURN(Page page, ReadPage(txn, reads[i], req));
+      POGI_ASSIGN_OR_RETURN(Page page, ReadPage(view, reads[i], req));
       items += page.items;
       bytes += page.bytes_read;
       evaluated += page.scanned_count;

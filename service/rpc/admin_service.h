@@ -1,6 +1,7 @@
 // AdminRpcs: the calls of pogi.v1.Admin beyond status and shutdown — the
-// unary ones over service/admin_calls.h (admin_unary.cc), export and import
-// (admin_export.cc), the request tail (admin_metrics.cc).
+// unary ones over service/admin_calls.h (admin_unary.cc), read lag
+// (admin_lag.cc), export and import (admin_export.cc), the request tail
+// (admin_metrics.cc).
 // Included by the gRPC files of service/rpc only.
 #pragma once
 
@@ -48,6 +49,10 @@ class AdminRpcs : public v1::Admin::CallbackService {
                                        v1::GetMetricsResponse* resp) override;
   grpc::ServerWriteReactor<v1::RequestEvent>* TailRequests(grpc::CallbackServerContext* ctx,
                                                            const v1::TailRequestsRequest* req) override;
+  grpc::ServerUnaryReactor* SetReadLag(grpc::CallbackServerContext* ctx, const v1::SetReadLagRequest* req,
+                                       v1::ReadLagState* resp) override;
+  grpc::ServerUnaryReactor* GetReadLag(grpc::CallbackServerContext* ctx, const v1::GetReadLagRequest* req,
+                                       v1::ReadLagState* resp) override;
 
   grpc::ServerUnaryReactor* GetClock(grpc::CallbackServerContext* ctx, const v1::GetClockRequest* req,
                                      v1::ClockState* resp) override;

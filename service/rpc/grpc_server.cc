@@ -3,7 +3,6 @@
 #include "service/rpc/grpc_server.h"
 
 #include <grpc/support/log.h>
-#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/generic/async_generic_service.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -17,6 +16,7 @@
 #include "service/operations.h"
 #include "service/rpc/admin_changes.h"
 #include "service/rpc/admin_service.h"
+#include "service/rpc/reflection_service.h"
 
 namespace pogi::rpc {
 namespace {
@@ -145,26 +145,6 @@ class DynamoDbService final : public grpc::CallbackGenericService {
 };
 
 // Status and Shutdown; the other Admin calls live in AdminRpcs.
-// The generic service has no name of its own, so server reflection would not
-// list pogi.v1.DynamoDB. This service carries the name with one method no
-// client calls ("/pogi.v1.DynamoDB/", an empty method name): reflection then
-// lists the service, and every real method still goes to the generic service.
-class DynamoDbServiceName final : public grpc::Service {
- public:
-  DynamoDbServiceName() {
-    AddMethod(new grpc::internal::RpcServiceMethod(kDynamoPrefix.data(),
-                                                   grpc::internal::RpcMethod::NORMAL_RPC, nullptr));
-    // A callback method (an async one with no handler would stall shutdown).
-    MarkMethodCallback(0,
-                       new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
-                           [](grpc::CallbackServerContext* ctx, const grpc::ByteBuffer*, grpc::ByteBuffer*) {
-                             auto* reactor = ctx->DefaultReactor();
-                             reactor->Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "no method name"));
-                             return reactor;
-                           }));
-  }
-};
-
 class AdminService final : public AdminRpcs {
  public:
   AdminService(service::Engine& engine, std::function<void()> on_shutdown)
@@ -238,11 +218,18 @@ class AdminService final : public AdminRpcs {
 class GrpcServerImpl final : public GrpcServer {
  public:
   GrpcServerImpl(service::Engine& engine, std::function<void()> on_shutdown)
-      : engine_(engine), dynamo_(engine), admin_(engine, std::move(on_shutdown)) {}
+      : engine_(engine),
+        dynamo_(engine),
+        admin_(engine, std::move(on_shutdown)),
+        // The generic service has no name of its own: reflection lists the
+        // two services it serves by name.
+        reflection_(NewReflectionService({std::string(v1::Admin::service_full_name()), "pogi.v1.DynamoDB",
+                                          "pogi.v1.DynamoDBStreams", "grpc.health.v1.Health",
+                                          "grpc.reflection.v1alpha.ServerReflection"})) {}
 
   Status Start(const std::string& host, uint16_t port) {
-    // grpcurl and container probes: server reflection and grpc.health.v1.
-    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+    // grpcurl and container probes: server reflection and grpc.health.v1
+    // (gRPC's default health service: a callback service, no thread).
     grpc::EnableDefaultHealthCheckService(true);
     grpc::ServerBuilder builder;
     int selected = 0;
@@ -251,7 +238,7 @@ class GrpcServerImpl final : public GrpcServer {
     builder.AddListeningPort(addr, grpc::InsecureServerCredentials(), &selected);
     builder.RegisterService(&admin_);
     builder.RegisterCallbackGenericService(&dynamo_);
-    builder.RegisterService(&dynamo_name_);
+    builder.RegisterService(reflection_.get());
     builder.SetMaxReceiveMessageSize(16 * 1024 * 1024 + 4096);
     // SO_REUSEPORT would let two servers share a port by accident.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -273,8 +260,8 @@ class GrpcServerImpl final : public GrpcServer {
  private:
   service::Engine& engine_;
   DynamoDbService dynamo_;
-  DynamoDbServiceName dynamo_name_;
   AdminService admin_;
+  std::unique_ptr<grpc::Service> reflection_;
   std::unique_ptr<grpc::Server> server_;
   uint16_t port_ = 0;
 };

@@ -8,6 +8,17 @@
 #include "service/value/decimal.h"
 
 namespace pogi::value {
+
+// DynamoDB's exact texts for these two are not on record; these follow its
+// "One or more parameter values were invalid: ..." family.
+Status CheckAttributeName(std::string_view name) {
+  if (name.empty()) return Error::InvalidParameter("Empty attribute name");
+  if (name.size() > kMaxAttributeNameBytes) {
+    return Error::InvalidParameter("Attribute name exceeds the maximum size of " +
+                                   std::to_string(kMaxAttributeNameBytes) + " bytes");
+  }
+  return Status::Ok();
+}
 namespace {
 
 constexpr char kItemFormatProtoV1 = 1;

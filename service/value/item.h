@@ -14,6 +14,12 @@ namespace pogi::value {
 
 using AttributeMap = google::protobuf::Map<std::string, v1::AttributeValue>;
 
+// DynamoDB's bounds on any attribute name (key or not, at any depth): 1 to
+// 65,535 bytes.
+inline constexpr size_t kMaxAttributeNameBytes = 65535;
+// OK, or the ValidationException for a name out of those bounds.
+Status CheckAttributeName(std::string_view name);
+
 // Stored form of an item: a format byte, then the serialized pogi.v1.Item.
 // DO NOT CHANGE the meaning of an existing format byte: embedded in on-disk data.
 std::string EncodeItem(const AttributeMap& item);

@@ -9,7 +9,8 @@ File shape:
 A case without "type" expects success; "response" then lists members the
 answer must have (compared exactly; dotted names reach inside), "absent"
 members it must not have. {"$repeat": [text, n]} anywhere in a request
-stands for text repeated n times (large requests without large files).
+stands for text repeated n times (large requests without large files), and
+so does a member name "$repeat(text,n)" (long attribute names).
 Serialization errors carry their text under "Message", every other error
 under "message", as DynamoDB spells them.
 """
@@ -17,6 +18,7 @@ under "message", as DynamoDB spells them.
 import glob
 import json
 import os
+import re
 import unittest
 
 from harness import ServerTestCase
@@ -60,10 +62,15 @@ def expand(value):
         if list(value) == ["$repeat"]:
             text, n = value["$repeat"]
             return text * n
-        return {k: expand(v) for k, v in value.items()}
+        return {expand_name(k): expand(v) for k, v in value.items()}
     if isinstance(value, list):
         return [expand(v) for v in value]
     return value
+
+
+def expand_name(name):
+    m = re.fullmatch(r"\$repeat\((.+),(\d+)\)", name)
+    return m.group(1) * int(m.group(2)) if m else name
 
 
 def member(body, dotted):

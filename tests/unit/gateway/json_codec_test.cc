@@ -161,7 +161,7 @@ TEST(JsonCodecTest, OtherOperations) {
       R"({"TableName":"t","Key":{"pk":{"N":"1"}},"ConsistentRead":true,"AttributesToGet":["a","b"]})");
   EXPECT_EQ(get.key().attributes().at("pk").n(), "1");
   EXPECT_TRUE(get.consistent_read());
-  EXPECT_EQ(get.attributes_to_get_size(), 2);
+  EXPECT_EQ(get.attributes_to_get().values_size(), 2);
 
   auto list = Decode<v1::ListTablesRequest>(R"({"ExclusiveStartTableName":"abc","Limit":3})");
   EXPECT_EQ(list.exclusive_start_table_name(), "abc");

@@ -217,7 +217,7 @@ TEST_F(BatchTest, GetValidations) {
   AddKey(&mixed, "hash", ItemOf({{"pk", S("a")}}));
   AddKey(&mixed, "range", ItemOf({{"pk", S("a")}, {"sk", N("1")}}));
   (*mixed.mutable_request_items())["hash"].set_projection_expression("pk");
-  (*mixed.mutable_request_items())["range"].add_attributes_to_get("pk");
+  (*mixed.mutable_request_items())["range"].mutable_attributes_to_get()->add_values("pk");
   EXPECT_EQ(
       ErrorOf(engine_->BatchGetItem(mixed)),
       "ValidationException: Can not use both expression and non-expression parameters in the same request: "

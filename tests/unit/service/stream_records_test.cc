@@ -37,14 +37,20 @@ TEST(StreamRecordsTest, SerializedRecordParsesToTheBuiltRecord) {
   auto new_item = Item("a", "new");
   new_item["nested"].mutable_m()->mutable_fields()->insert({"x", N("2")});
   std::string new_proto = value::ItemProto(new_item);
+  std::string old_proto = value::ItemProto(old_item);
   for (const char* view : {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}) {
     for (auto [o, n] :
          {std::pair{&old_item, &new_item}, std::pair{static_cast<value::AttributeMap*>(nullptr), &new_item},
           std::pair{&old_item, static_cast<value::AttributeMap*>(nullptr)}}) {
       for (bool with_proto : {false, true}) {
         v1::Record built = BuildRecord(t, view, o, n, 100.5, ChangeSource::kTimeToLive);
-        std::string stored = SerializeRecord(t, view, o, n, with_proto && n ? new_proto : "", 100.5,
-                                             ChangeSource::kTimeToLive);
+        // With the forms the write path has (protos and sizes), and without.
+        ItemForms forms;
+        if (with_proto) {
+          if (n) forms.new_proto = new_proto, forms.new_size = value::ItemSize(*n);
+          if (o) forms.old_proto = old_proto, forms.old_size = value::ItemSize(*o);
+        }
+        std::string stored = SerializeRecord(t, view, o, n, forms, 100.5, ChangeSource::kTimeToLive);
         v1::Record parsed;
         ASSERT_TRUE(parsed.ParseFromString(stored)) << view;
         EXPECT_EQ(parsed.DebugString(), built.DebugString()) << view;

@@ -176,5 +176,33 @@ TEST(ControlStorageTest, HistoryGoesWithTheTable) {
   EXPECT_EQ(AsOf(*s, u, 10).size(), 1u);
 }
 
+TEST(ControlStorageTest, ABackupKeepsTheHistoryOfItsDeletedTable) {
+  auto s = OpenMemory();
+  int64_t t = NewTable(*s, "t");
+  int64_t backup = 0;
+  MustWrite(*s, [&](WriteTxn& txn) -> Status {
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("a"), 10, "a1", 1));
+    POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("a"), 20, "a2", 1));
+    return txn.AppendHistory(t, Key("b"), 20, "b1", 1);
+  });
+  MustWrite(*s, [&](WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(backup, txn.CreateBackup({0, "arn:sys", "t", 30, "d"}, t));
+    POGI_RETURN_IF_ERROR(txn.MoveHistoryToBackup(t, backup));
+    return txn.DropTable(t);
+  });
+  using M = std::map<std::string, std::string>;
+  auto kept = [&](int64_t at) {
+    return Collect(
+        *s, [&](ReadTxn& txn, const auto& visit) { return txn.ReadBackupHistoryAsOf(backup, at, visit); });
+  };
+  EXPECT_EQ(kept(15), (M{{"a", "a1"}}));
+  EXPECT_EQ(kept(20), (M{{"a", "a2"}, {"b", "b1"}}));
+  // A new table given the old id starts without that history.
+  int64_t again = NewTable(*s, "t");
+  if (again == t) EXPECT_TRUE(AsOf(*s, again, 20).empty());
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.DeleteBackup(backup); });
+  EXPECT_TRUE(kept(20).empty());
+}
+
 }  // namespace
 }  // namespace pogi::storage

@@ -149,7 +149,7 @@ TEST(StorageTest, NewerFormatIsRefused) {
             SQLITE_OK);
   sqlite3_close(db);
   std::string m = OpenError(Options{.data_dir = dir.path()});
-  EXPECT_NE(m.find("database format 99 is not the format this pogi reads (6)"), std::string::npos) << m;
+  EXPECT_NE(m.find("database format 99 is not the format this pogi reads (7)"), std::string::npos) << m;
 }
 
 TEST(StorageTest, FolderThatCannotBeCreatedFails) {

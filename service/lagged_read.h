@@ -50,6 +50,10 @@ class LaggedReadTxn final : public storage::ReadTxn {
                          const std::function<bool(const storage::Row&)>& visit) override {
     return base_.ReadHistoryAsOf(table_id, time_us, visit);
   }
+  Status ReadBackupHistoryAsOf(int64_t backup_id, int64_t time_us,
+                               const std::function<bool(const storage::Row&)>& visit) override {
+    return base_.ReadBackupHistoryAsOf(backup_id, time_us, visit);
+  }
 
  private:
   storage::ReadTxn& base_;

@@ -66,15 +66,17 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
 // at most 1024. Items written before the index existed may break these.
 bool KeyWithinLimits(const Index& index, const value::AttributeMap& item) {
   using V = v1::AttributeValue;
-  for (const KeyAttribute* attr : {&index.hash, index.range ? &*index.range : nullptr}) {
-    if (!attr) continue;
-    const V& v = item.at(attr->name);  // IndexKeyOf found it
-    if (v.value_case() == V::kN) continue;
-    size_t size = v.value_case() == V::kS ? v.s().size() : v.b().size();
-    size_t limit = attr == &index.hash ? kMaxPartitionKeySize : kMaxSortKeySize;
-    if (size == 0 || size > limit) return false;
-  }
-  return true;
+  // With multi-attribute keys each attribute is held to its role's limit.
+  auto within = [&](const std::vector<KeyAttribute>& attrs, size_t limit) {
+    for (const KeyAttribute& attr : attrs) {
+      const V& v = item.at(attr.name);  // IndexKeyOf found it
+      if (v.value_case() == V::kN) continue;
+      size_t size = v.value_case() == V::kS ? v.s().size() : v.b().size();
+      if (size == 0 || size > limit) return false;
+    }
+    return true;
+  };
+  return within(index.keys.hash, kMaxPartitionKeySize) && within(index.keys.range, kMaxSortKeySize);
 }
 
 // Writes an entry into `index` for every item of the table that has its key,

@@ -81,6 +81,9 @@ class FakeTxn final : public storage::ReadTxn {
   Status ReadHistoryAsOf(int64_t, int64_t, const std::function<bool(const storage::Row&)>&) override {
     return Status::Ok();
   }
+  Status ReadBackupHistoryAsOf(int64_t, int64_t, const std::function<bool(const storage::Row&)>&) override {
+    return Status::Ok();
+  }
 };
 
 class ReadLagTest : public ::testing::Test {

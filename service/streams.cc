@@ -113,7 +113,10 @@ Result<std::pair<std::string, std::string>> Streams::CloseShard(storage::Storage
 Status Streams::Maintain(storage::Storage& storage) {
   double now = clock_.Now();
   double horizon = now - kStreamRetentionSeconds;
-  for (const auto& [id, cached] : All()) {
+  for (const auto& entry : All()) {
+    // Named, not bound: clang 14 cannot capture structured bindings.
+    const int64_t id = entry.first;
+    const v1::StreamState& cached = entry.second;
     bool roll = cached.disabled() == 0 && cached.shards_size() > 0 &&
                 cached.shards(cached.shards_size() - 1).created() + shard_seconds_ <= now;
     bool forget = cached.disabled() != 0 && cached.disabled() <= horizon;

@@ -53,7 +53,8 @@ Result<v1::GetRecordsResponse> Engine::GetRecords(const v1::GetRecordsRequest& r
   int64_t limit = req.has_limit() ? req.limit() : kMaxRecords;
   int64_t last = shard->end() != 0 ? shard->end() : INT64_MAX;
   std::vector<storage::StreamRecordRow> rows;
-  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
+  // The binding copied: clang 14 cannot capture structured bindings.
+  POGI_RETURN_IF_ERROR(storage_->Read([&, stream_id = stream_id](storage::ReadTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(rows, txn.ReadStreamRecords(stream_id, it->after, last, static_cast<int>(limit)));
     return Status::Ok();
   }));

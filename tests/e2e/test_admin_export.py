@@ -90,7 +90,10 @@ class ExportImport(ServerTestCase):
             print("export of %d items (%d MB): exporting pogi's peak RSS grew %.1f MB"
                   % (N_ITEMS, size >> 20, growth / 1e6))
             self.assertGreater(size, N_ITEMS * 300)
-            self.assertLess(growth, 16 << 20)  # flat: 100,000 items are over 40 MB
+            # Under ASan (./dev test --sanitize) freed memory sits in its
+            # quarantine, so the peak says nothing of pogi's own.
+            if not os.environ.get("POGI_SANITIZED"):
+                self.assertLess(growth, 16 << 20)  # flat: 100,000 items are over 40 MB
             t0 = time.monotonic()
             cp = self.pogi(dst, "import", out)
             print("import into memory: %.1f s" % (time.monotonic() - t0))

@@ -145,6 +145,18 @@ TEST(JsonDocTest, MalformedDocumentsAreRefused) {
   }
 }
 
+// Found by tests/fuzz/json_doc_fuzz.cc: nlohmann takes a NUL byte outside a
+// string for the end of its input and accepts "922\0garbage"; RFC 8259
+// allows no raw NUL, and the tape refuses it wherever it is.
+TEST(JsonDocTest, ARawNulByteIsRefused) {
+  JsonDoc doc;
+  using namespace std::string_view_literals;
+  for (std::string_view t :
+       {"922\0\0"sv, "1\0x"sv, "\0"sv, "[1,\0 2]"sv, "{\"a\":1}\0"sv, "\"a\0b\""sv, " \0"sv}) {
+    EXPECT_FALSE(doc.Parse(t)) << t.size();
+  }
+}
+
 TEST(JsonDocTest, ALeadingByteOrderMarkIsSkipped) {
   ExpectSameAsNlohmann("\xEF\xBB\xBF{\"a\": 1}");
   ExpectSameAsNlohmann("\xEF\xBB\xBF");

@@ -70,10 +70,15 @@ void Run(std::string_view text, uint8_t kind, uint64_t seed) {
     case 2: {
       auto c = expr::ParseCondition(text, expr::ExpressionKind::kKeyCondition, subs);
       if (c.ok()) {
-        service::KeyAttribute hash{"pk", kind & 0x40 ? "N" : "S"};
-        std::optional<service::KeyAttribute> range;
-        if (kind & 0x80) range = service::KeyAttribute{"sk", kind & 0x40 ? "B" : "N"};
-        (void)service::CompileKeyCondition(c.value(), hash, range);
+        // A table's key, or a multi-attribute GSI key (two of each part).
+        service::KeySchema keys;
+        keys.hash.push_back({"pk", kind & 0x40 ? "N" : "S"});
+        if (kind & 0x80) keys.range.push_back({"sk", kind & 0x40 ? "B" : "N"});
+        if (kind & 0x20) {
+          keys.hash.push_back({"pk2", "S"});
+          keys.range.push_back({"sk2", "N"});
+        }
+        (void)service::CompileKeyCondition(c.value(), keys);
         (void)expr::Evaluate(c.value(), item);
       }
       break;

@@ -26,8 +26,8 @@ const service::Table& FuzzTable() {
     t->range = service::KeyAttribute{"sk", "N"};
     service::Index index;
     index.name = "i";
-    index.hash = {"a", "S"};
-    index.range = service::KeyAttribute{"b", "N"};
+    index.keys.hash = {{"a", "S"}};
+    index.keys.range = {{"b", "N"}};
     index.projection_type = "ALL";
     t->indexes.push_back(index);
     return t;

@@ -176,8 +176,9 @@ int Start(const std::vector<std::string>& args) {
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
   // --allow-unsigned lifts DynamoDB's Authorization presence check, for
   // requests made by hand (curl).
-  auto http = gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials,
-                                        flags.Has("allow-unsigned"), !flags.Has("no-console"), connection_limits);
+  auto http =
+      gateway::HttpServer::Bind(**engine, host, http_port, threads, credentials, flags.Has("allow-unsigned"),
+                                !flags.Has("no-console"), connection_limits);
   if (!http.ok()) return Fail(http.error().message());
   gateway::HttpServer* http_server = http->get();
 

@@ -613,7 +613,8 @@ class BeastServer final : public HttpServer {
 Result<std::unique_ptr<HttpServer>> HttpServer::Bind(service::Engine& engine, const std::string& host,
                                                      uint16_t port, int threads,
                                                      std::optional<Credentials> credentials,
-                                                     bool allow_unsigned, bool console, ConnectionLimits limits) {
+                                                     bool allow_unsigned, bool console,
+                                                     ConnectionLimits limits) {
   auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads, std::move(credentials),
                                               allow_unsigned, console, limits);
   POGI_RETURN_IF_ERROR(server->Listen(host, port));

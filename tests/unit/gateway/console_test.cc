@@ -82,7 +82,8 @@ TEST_F(ConsoleTest, RunsDynamoDbOperationsWithDynamoDbErrors) {
   ASSERT_EQ(put.status, 200) << put.body;
   ApiResponse get = Post("/_pogi/api/dynamodb/GetItem", R"({"TableName":"items","Key":{"pk":{"S":"a"}}})");
   // Compared as JSON: an item's attribute order is not defined.
-  EXPECT_EQ(nlohmann::json::parse(get.body), nlohmann::json::parse(R"({"Item":{"pk":{"S":"a"},"n":{"N":"1.5"}}})"));
+  EXPECT_EQ(nlohmann::json::parse(get.body),
+            nlohmann::json::parse(R"({"Item":{"pk":{"S":"a"},"n":{"N":"1.5"}}})"));
   ApiResponse missing = Post("/_pogi/api/dynamodb/GetItem", R"({"TableName":"nope","Key":{"pk":{"S":"a"}}})");
   EXPECT_EQ(missing.status, 400);
   EXPECT_NE(missing.body.find("ResourceNotFoundException"), std::string::npos);

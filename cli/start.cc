@@ -219,6 +219,9 @@ int Start(const std::vector<std::string>& args) {
   maintenance.reset();
   (*grpc)->Shutdown();
   grpc->reset();
+  // The HTTP server before the engine: its console watches the engine's
+  // change feed and unwatches it on the way out.
+  http->reset();
   engine->reset();  // closes storage: counters written back, the WAL folded in
   log::Info("stopped");
   log::Flush();

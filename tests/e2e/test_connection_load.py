@@ -134,7 +134,12 @@ class ConnectionLoad(unittest.TestCase):
               file=sys.stderr)
         self.assertLess(p50, max(P50_FACTOR * p50_idle, p50_idle + 5))
         self.assertLess(p99, P99_CEILING_MS)
-        self.assertLess(hwm, RSS_CEILING_MB)
+        if os.environ.get("POGI_SANITIZED"):
+            # ASan's shadow memory and quarantine start pogi at ~57 MB:
+            # bound what the clients added instead.
+            self.assertLess(hwm - rss_idle, RSS_CEILING_MB)
+        else:
+            self.assertLess(hwm, RSS_CEILING_MB)
 
         # Gone again once they close.
         self.close_all()

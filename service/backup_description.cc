@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <random>
 
+#include "service/live_counts.h"
 #include "service/pitr_history.h"
 
 namespace pogi::service {
@@ -80,18 +81,7 @@ Result<v1::StoredBackup> TakeBackup(storage::WriteTxn& txn, const Table& table, 
                                     int64_t* id) {
   // The counters as this transaction sees them: the copy's own.
   v1::TableDescription d = table.description;
-  POGI_ASSIGN_OR_RETURN(auto rec, txn.GetTable(table.id));
-  if (rec) {
-    d.set_item_count(rec->item_count);
-    d.set_table_size_bytes(rec->size_bytes);
-  }
-  for (auto& g : *d.mutable_global_secondary_indexes()) {
-    const Index* index = table.FindIndex(g.index_name());
-    if (!index) continue;
-    POGI_ASSIGN_OR_RETURN(auto counters, txn.IndexCounters(index->id));
-    g.set_item_count(counters.first);
-    g.set_index_size_bytes(counters.second);
-  }
+  POGI_RETURN_IF_ERROR(FillLiveCounts(txn, table, &d));
   std::string arn = NewBackupArn(d.table_arn(), now);
   v1::StoredBackup backup = MakeStoredBackup(d, arn, name, now);
   auto* details = backup.mutable_description()->mutable_backup_details();

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "service/control_plane.h"
+#include "service/live_counts.h"
 
 namespace pogi::service {
 
@@ -55,31 +56,8 @@ Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) 
 
 Result<v1::TableDescription> Engine::Describe(const Table& table) {
   v1::TableDescription d = table.description;
-  Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(auto rec, txn.GetTable(table.id));
-    if (rec) {
-      d.set_item_count(rec->item_count);
-      d.set_table_size_bytes(rec->size_bytes);
-    }
-    // Index counters are counted when asked for: DescribeTable is rare, and
-    // keeping them live would cost every write.
-    for (auto& g : *d.mutable_global_secondary_indexes()) {
-      const Index* index = table.FindIndex(g.index_name());
-      if (!index) continue;
-      POGI_ASSIGN_OR_RETURN(auto counters, txn.IndexCounters(index->id));
-      g.set_item_count(counters.first);
-      g.set_index_size_bytes(counters.second);
-    }
-    for (auto& l : *d.mutable_local_secondary_indexes()) {
-      const Index* index = table.FindIndex(l.index_name());
-      if (!index) continue;
-      POGI_ASSIGN_OR_RETURN(auto counters, txn.IndexCounters(index->id));
-      l.set_item_count(counters.first);
-      l.set_index_size_bytes(counters.second);
-    }
-    return Status::Ok();
-  });
-  POGI_RETURN_IF_ERROR(s);
+  POGI_RETURN_IF_ERROR(
+      storage_->Read([&](storage::ReadTxn& txn) -> Status { return FillLiveCounts(txn, table, &d); }));
   return d;
 }
 

@@ -5,11 +5,12 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "service/region.h"
 
 namespace pogi::cli {
 
 int Env(const std::vector<std::string>& args) {
-  Flags flags({"host", "port", "shell"}, {});
+  Flags flags({"host", "port", "region", "shell"}, {});
   std::string error;
   if (!flags.Parse(args, &error)) {
     std::fprintf(stderr, "pogi: %s (see pogi help env)\n", error.c_str());
@@ -21,6 +22,14 @@ int Env(const std::vector<std::string>& args) {
     return 2;
   }
   std::string host = flags.Get("host").value_or("127.0.0.1");
+  // The region pogi was started with (`pogi start --region`): with
+  // --check-signatures, a request signed for another is refused.
+  std::string region = flags.Get("region").value_or(std::string(service::kDefaultRegion));
+  if (!service::IsRegionName(region)) {
+    std::fprintf(stderr, "pogi: invalid --region %s (an AWS region name, for example eu-west-1)\n",
+                 region.c_str());
+    return 2;
+  }
   std::string shell = flags.Get("shell").value_or("sh");
   std::string endpoint = "http://" + host + ":" + std::to_string(port);
 
@@ -29,8 +38,8 @@ int Env(const std::vector<std::string>& args) {
   const std::pair<const char*, std::string> vars[] = {
       {"AWS_ENDPOINT_URL_DYNAMODB", endpoint},
       {"AWS_ENDPOINT_URL_DYNAMODB_STREAMS", endpoint},
-      {"AWS_REGION", "us-east-1"},
-      {"AWS_DEFAULT_REGION", "us-east-1"},
+      {"AWS_REGION", region},
+      {"AWS_DEFAULT_REGION", region},
       {"AWS_ACCESS_KEY_ID", "pogi"},
       {"AWS_SECRET_ACCESS_KEY", "pogi"},
   };

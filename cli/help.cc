@@ -14,7 +14,7 @@ const std::map<std::string, const char*> kHelp = {
      "                  [--in-memory] [--fsync] [--threads N]\n"
      "                  [--log-level L] [--log-format F] [--log-file PATH] [--log-requests]\n"
      "                  [--check-signatures] [--allow-unsigned] [--no-console]\n"
-     "                  [--item-collection-limit BYTES]\n"
+     "                  [--region R] [--item-collection-limit BYTES]\n"
      "                  [--clock TIME [--clock-frozen]] [--ttl-interval D]\n"
      "                  [--stream-shard-hours H] [--max-connections N] [--idle-timeout D]\n"
      "\n"
@@ -40,6 +40,11 @@ const std::map<std::string, const char*> kHelp = {
      "  --allow-unsigned  accept requests without an Authorization header (by\n"
      "                  default its presence and form are checked as DynamoDB\n"
      "                  does, even when signatures are not verified)\n"
+     "  --region R      the AWS region pogi answers as (default us-east-1): in\n"
+     "                  table, index, stream and backup ARNs, stream records, and\n"
+     "                  the credential scope --check-signatures accepts; tables\n"
+     "                  made under another region keep their ARNs. Give `pogi env`\n"
+     "                  the same --region\n"
      "  --no-console    no web console at http://HOST:PORT/_pogi/ (and no\n"
      "                  /_pogi/api/): those paths then answer like any other\n"
      "                  path DynamoDB does not serve\n"
@@ -58,10 +63,12 @@ const std::map<std::string, const char*> kHelp = {
      "\n"
      "SIGINT or SIGTERM (or `pogi stop`) stops it cleanly.\n"},
     {"env",
-     "usage: pogi env [--host H] [--port P] [--shell sh|fish|powershell]\n"
+     "usage: pogi env [--host H] [--port P] [--region R] [--shell sh|fish|powershell]\n"
      "\n"
      "Prints the environment settings that point the AWS CLI and SDKs at pogi:\n"
-     "  eval \"$(pogi env)\"\n"},
+     "  eval \"$(pogi env)\"\n"
+     "It does not ask the server: give it the --host, --port and --region that\n"
+     "pogi was started with (default 127.0.0.1, 7644, us-east-1).\n"},
     {"status",
      "usage: pogi status [--host H] [--grpc-port G]\n\nVersion, uptime, tables and items of a running "
      "pogi.\n"},

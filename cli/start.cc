@@ -17,6 +17,7 @@
 #include "gateway/http_server.h"
 #include "service/engine.h"
 #include "service/maintenance.h"
+#include "service/region.h"
 #include "service/request_log.h"
 #include "service/rpc/grpc_server.h"
 
@@ -66,7 +67,7 @@ int Start(const std::vector<std::string>& args) {
 
   Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
                "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock",
-               "ttl-interval", "stream-shard-hours", "max-connections", "idle-timeout"},
+               "ttl-interval", "stream-shard-hours", "max-connections", "idle-timeout", "region"},
               {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
                "no-console"});
   std::string error;
@@ -90,6 +91,12 @@ int Start(const std::vector<std::string>& args) {
   if (auto p = flags.Get("port"); p && !ParsePort(*p, &http_port)) return Fail("invalid --port " + *p);
   if (auto p = flags.Get("grpc-port"); p && !ParsePort(*p, &grpc_port))
     return Fail("invalid --grpc-port " + *p);
+  // The region first: opening the engine may already build ARNs.
+  if (auto r = flags.Get("region")) {
+    if (!service::IsRegionName(*r))
+      return Fail("invalid --region " + *r + " (an AWS region name, for example eu-west-1)");
+    service::SetRegion(*r);
+  }
   storage::Options options;
   options.in_memory = flags.Has("in-memory");
   options.fsync_each_commit = flags.Has("fsync");

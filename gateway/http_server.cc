@@ -1,7 +1,8 @@
-// The Beast HTTP server: a listener accepts, each session reads a request,
-// answers it through HandleRequest, and keeps the connection or closes it as
-// the HTTP version and Connection header ask. The edge around the API lives
-// here: CORS, request inflation, response compression, the Date header.
+// The Beast HTTP server: a listener accepts, each session feeds what its
+// socket receives to an HttpRequestReader (gateway/http_request.h), answers
+// each request through HandleRequest, and keeps the connection or closes it
+// as the HTTP version and Connection header ask. The edge around the API
+// lives here: CORS, response compression, the Date header.
 #include "gateway/http_server.h"
 
 #include <zlib.h>
@@ -25,6 +26,7 @@
 #include "gateway/console.h"
 #include "gateway/edge.h"
 #include "gateway/handle_request.h"
+#include "gateway/http_request.h"
 
 namespace pogi::gateway {
 namespace {
@@ -40,8 +42,6 @@ using Socket = asio::basic_stream_socket<tcp, asio::io_context::executor_type>;
 using Timer =
     asio::basic_waitable_timer<std::chrono::steady_clock, asio::wait_traits<std::chrono::steady_clock>,
                                asio::io_context::executor_type>;
-
-using limits::kMaxBodyBytes;
 
 // A DynamoDB-like request id: 52 characters of [A-Z0-9].
 std::string RequestId() {
@@ -70,166 +70,13 @@ struct Shared {
   std::atomic<bool> stopping{false};
 };
 
-// What pogi keeps of one request, in buffers a session reuses (clear()
-// keeps their capacity): no allocation per header or per request once a
-// connection is warm.
-struct Request {
-  std::string method, target, amz_target, content_type, body;
-  std::string host, authorization, content_encoding, accept_encoding, origin;
-  std::string cors_headers, cors_method;  // Access-Control-Request-*
-  bool has_authorization = false, has_date = false, has_origin = false;
-  // Every header as (name, value), kept only when signatures are checked.
-  std::vector<std::pair<std::string, std::string>> headers;
-  size_t header_count = 0;  // headers[0, header_count) belong to this request
-  unsigned version = 11;
-
-  void Clear() {
-    method.clear();
-    target.clear();
-    amz_target.clear();
-    content_type.clear();
-    body.clear();
-    host.clear();
-    authorization.clear();
-    content_encoding.clear();
-    accept_encoding.clear();
-    origin.clear();
-    cors_headers.clear();
-    cors_method.clear();
-    has_authorization = has_date = has_origin = false;
-    header_count = 0;
-  }
-};
-
-// Beast's HTTP/1 parser, writing into a Request: Beast's own message type
-// allocates a node per header and its serializer walks a buffer sequence
-// per field, which measured a tenth of a GetItem's CPU.
-class RequestParser final : public http::basic_parser<true> {
- public:
-  RequestParser(Request& out, bool keep_headers) : out_(out), keep_headers_(keep_headers) {
-    out_.Clear();
-    header_limit(static_cast<uint32_t>(limits::kMaxHeaderBytes));
-    body_limit(kMaxBodyBytes);
-  }
-
-  // Whether the parse stopped at a request line over kMaxRequestLineBytes.
-  bool request_line_too_long() const { return request_line_too_long_; }
-
- private:
-  void on_request_impl(http::verb, beast::string_view method, beast::string_view target, int version,
-                       beast::error_code& ec) override {
-    // method SP target SP HTTP/1.x: Beast hands the line over parsed.
-    if (method.size() + target.size() + 10 > limits::kMaxRequestLineBytes) {
-      request_line_too_long_ = true;
-      ec = http::error::header_limit;
-      return;
-    }
-    header_bytes_ = method.size() + target.size() + 12;  // with its CRLF
-    out_.method.assign(method.data(), method.size());
-    out_.target.assign(target.data(), target.size());
-    out_.version = static_cast<unsigned>(version);
-  }
-  void on_response_impl(int, beast::string_view, int, beast::error_code&) override {}
-  void on_field_impl(http::field name, beast::string_view name_string, beast::string_view value,
-                     beast::error_code& ec) override {
-    // Beast's own header_limit is approximate (it judges the bytes it has
-    // buffered); this counts the section exactly: "Name: value" CRLF each,
-    // and the empty line ending it.
-    header_bytes_ += name_string.size() + 2 + value.size() + 2;
-    if (header_bytes_ + 2 > limits::kMaxHeaderBytes) {
-      ec = http::error::header_limit;
-      return;
-    }
-    switch (name) {
-      case http::field::content_type:
-        out_.content_type.assign(value.data(), value.size());
-        break;
-      case http::field::host:
-        out_.host.assign(value.data(), value.size());
-        break;
-      case http::field::authorization:
-        out_.has_authorization = true;
-        out_.authorization.assign(value.data(), value.size());
-        break;
-      case http::field::date:
-        out_.has_date = true;
-        break;
-      case http::field::origin:
-        out_.has_origin = true;
-        out_.origin.assign(value.data(), value.size());
-        break;
-      case http::field::content_encoding:
-        out_.content_encoding.assign(value.data(), value.size());
-        break;
-      case http::field::accept_encoding:
-        out_.accept_encoding.assign(value.data(), value.size());
-        break;
-      case http::field::access_control_request_headers:
-        out_.cors_headers.assign(value.data(), value.size());
-        break;
-      case http::field::access_control_request_method:
-        out_.cors_method.assign(value.data(), value.size());
-        break;
-      case http::field::unknown:
-        if (beast::iequals(name_string, "X-Amz-Target")) {
-          out_.amz_target.assign(value.data(), value.size());
-        } else if (beast::iequals(name_string, "X-Amz-Date")) {
-          out_.has_date = true;
-        }
-        break;
-      default:
-        break;
-    }
-    if (!keep_headers_) return;
-    if (out_.header_count == out_.headers.size()) out_.headers.emplace_back();
-    auto& [n, v] = out_.headers[out_.header_count++];
-    n.assign(name_string.data(), name_string.size());
-    v.assign(value.data(), value.size());
-  }
-  void on_header_impl(beast::error_code&) override {}
-  void on_body_init_impl(const boost::optional<uint64_t>& length, beast::error_code&) override {
-    if (length) out_.body.reserve(*length);
-  }
-  size_t on_body_impl(beast::string_view body, beast::error_code&) override {
-    out_.body.append(body.data(), body.size());
-    return body.size();
-  }
-  void on_chunk_header_impl(uint64_t, beast::string_view, beast::error_code&) override {}
-  size_t on_chunk_body_impl(uint64_t, beast::string_view body, beast::error_code&) override {
-    out_.body.append(body.data(), body.size());
-    return body.size();
-  }
-  void on_finish_impl(beast::error_code&) override {}
-
-  Request& out_;
-  bool keep_headers_;
-  bool request_line_too_long_ = false;
-  size_t header_bytes_ = 0;  // of the header section so far
-};
-
-// --check-signatures over the headers a session kept.
-class HeaderSignatureCheck final : public SignatureCheck {
- public:
-  HeaderSignatureCheck(const Request& request, const Credentials& credentials)
-      : request_(request), credentials_(credentials) {}
-  Status Verify() const override {
-    SignedRequest signed_req{request_.method, request_.target, {}, request_.body};
-    for (size_t i = 0; i < request_.header_count; ++i) {
-      signed_req.headers.emplace_back(request_.headers[i].first, request_.headers[i].second);
-    }
-    auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    return VerifySignature(signed_req, credentials_, static_cast<int64_t>(now));
-  }
-
- private:
-  const Request& request_;
-  const Credentials& credentials_;
-};
-
 class Session : public std::enable_shared_from_this<Session> {
  public:
   explicit Session(asio::io_context& context, Shared& shared)
-      : socket_(context.get_executor()), idle_timer_(context.get_executor()), shared_(shared) {}
+      : socket_(context.get_executor()),
+        idle_timer_(context.get_executor()),
+        reader_(shared.credentials.has_value()),
+        shared_(shared) {}
   ~Session() {
     if (counted_) --shared_.connections;
   }
@@ -255,12 +102,37 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
  private:
+  // Reads the next request: what is buffered already (pipelined), then
+  // what the socket gives until the reader has a request or a refusal.
   void DoRead() {
-    parser_.emplace(request_, shared_.credentials.has_value());
     waiting_since_ = std::chrono::steady_clock::now();
     waiting_ = true;
-    http::async_read(socket_, buffer_, *parser_,
-                     beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+    OnParsed(reader_.Next());
+  }
+  void ReadSome() {
+    auto [data, size] = reader_.Space();
+    socket_.async_read_some(asio::buffer(data, size),
+                            beast::bind_front_handler(&Session::OnReadSome, shared_from_this()));
+  }
+  void OnReadSome(beast::error_code ec, size_t n) {
+    if (ec == asio::error::eof) return OnParsed(reader_.ReceivedEnd());
+    if (ec) return Close();  // the socket failed, or the idle timer closed it
+    OnParsed(reader_.Received(n));
+  }
+  void OnParsed(HttpRequestReader::State state) {
+    switch (state) {
+      case HttpRequestReader::State::kNeedMore:
+        return ReadSome();
+      case HttpRequestReader::State::kClosed:  // the client left: nobody to answer
+        waiting_ = false;
+        return Close();
+      case HttpRequestReader::State::kRefused:
+        waiting_ = false;
+        return Refuse();
+      case HttpRequestReader::State::kRequest:
+        waiting_ = false;
+        return OnRequest();
+    }
   }
 
   // A connection left waiting for a whole request longer than the idle
@@ -278,103 +150,75 @@ class Session : public std::enable_shared_from_this<Session> {
     });
   }
 
-  // Answers a request Beast could not parse (past a header limit, or not
-  // HTTP) with 400 and closes: the stream cannot be resynchronized. Front
-  // ends answer such requests with a short text body before DynamoDB sees
-  // them; the text is pogi's.
-  void RefuseMalformed(beast::error_code ec) {
-    ++shared_.in_flight;
-    keep_alive_ = false;
-    linger_ = true;
-    ApiResponse bad;
-    bad.status = 400;
-    bad.content_type = "text/plain";
-    if (parser_->request_line_too_long()) {
-      bad.body = "Bad Request: the request line exceeds " + std::to_string(limits::kMaxRequestLineBytes) +
-                 " bytes\n";
-    } else if (ec == http::error::header_limit) {
-      bad.body = "Bad Request: the request header section exceeds " +
-                 std::to_string(limits::kMaxHeaderBytes) + " bytes\n";
-    } else {
-      bad.body = "Bad Request: malformed HTTP request\n";
-    }
-    Reply(std::move(bad), 11);
-  }
-
-  void OnRead(beast::error_code ec, size_t) {
-    waiting_ = false;
-    if (ec == http::error::end_of_stream || ec == asio::error::operation_aborted) return Close();
-    // The client went away mid-request, or the socket failed: nobody to answer.
-    if (ec && (ec.category() != http::make_error_code(http::error::end_of_stream).category() ||
-               ec == http::error::partial_message)) {
-      return Close();
-    }
-    if (ec && ec != http::error::body_limit) return RefuseMalformed(ec);
-    ++shared_.in_flight;  // until the response is written (OnWrite)
-    // Someone wants to hear of each request (--log-requests, metrics): one
-    // relaxed load when nobody does.
+  // Someone wants to hear of each request (--log-requests, metrics): one
+  // relaxed load when nobody does.
+  void StartObserving() {
     observing_ = shared_.engine.request_observers().active();
     if (observing_) {
       started_ = std::chrono::steady_clock::now();
       info_ = RequestInfo{};
     }
-    if (ec == http::error::body_limit) {
-      // DynamoDB refuses a body over 16 MB with 413; the connection is not reusable.
-      keep_alive_ = false;
-      linger_ = true;
-      return Reply(
-          ErrorResponse(Error(ErrorCode::kRequestEntityTooLarge, "Request size exceeded 16777216 bytes")),
-          11);
+  }
+
+  // Answers what the reader refused and closes: after a 400 (past a header
+  // limit, or not HTTP) the stream cannot be resynchronized, and a 413
+  // leaves the rest of the body unread. The 413 is DynamoDB's answer, seen
+  // by the request observers; the 400 is the edge's, not.
+  void Refuse() {
+    ++shared_.in_flight;
+    keep_alive_ = false;
+    linger_ = true;
+    const ApiResponse& refusal = reader_.refusal();
+    if (refusal.status == 413) {
+      StartObserving();
+    } else {
+      observing_ = false;
     }
-    keep_alive_ = parser_->keep_alive() && !shared_.stopping;
+    Reply(refusal, 11);
+  }
+
+  void OnRequest() {
+    const HttpRequest& request = reader_.request();
+    ++shared_.in_flight;  // until the response is written (OnWrite)
+    StartObserving();
+    keep_alive_ = reader_.keep_alive() && !shared_.stopping;
     // The console, by path prefix before anything the DynamoDB path does.
-    if (shared_.console && IsConsoleTarget(request_.target)) return ReplyConsole();
+    if (shared_.console && IsConsoleTarget(request.target)) return ReplyConsole();
     // A CORS preflight: 200 allowing what it asks for (as DynamoDB local
     // tooling expects); an OPTIONS without Origin is no API call.
-    if (request_.has_origin && request_.method == "OPTIONS") {
+    if (request.has_origin && request.method == "OPTIONS") {
       preflight_ = true;
       ApiResponse ok;
       ok.content_type = "";
-      return Reply(std::move(ok), request_.version);
+      return Reply(std::move(ok), request.version);
     }
-    std::string_view body = request_.body;
-    // The SDKs' request compression; the signature covers the bytes sent.
-    if (!request_.content_encoding.empty() && !beast::iequals(request_.content_encoding, "identity")) {
-      if (Status s = InflateBody(request_.content_encoding, request_.body, kMaxBodyBytes, &inflated_);
-          !s.ok()) {
-        return Reply(ErrorResponse(s.error()), request_.version);
-      }
-      body = inflated_;
-    }
-    ApiRequest api{request_.method, request_.target, request_.amz_target, request_.content_type, body};
-    api.host = request_.host;
-    api.has_authorization = request_.has_authorization;
-    api.authorization = request_.authorization;
-    api.has_date = request_.has_date;
-    api.require_authorization = !shared_.allow_unsigned;
+    Result<ApiRequest> api = ToApiRequest(request, &inflated_);
+    if (!api.ok()) return Reply(ErrorResponse(api.error()), request.version);
+    api->require_authorization = !shared_.allow_unsigned;
     std::optional<HeaderSignatureCheck> check;
-    if (shared_.credentials) api.signature = &check.emplace(request_, *shared_.credentials);
-    Reply(HandleRequest(shared_.engine, api, observing_ ? &info_ : nullptr), request_.version);
+    if (shared_.credentials) api->signature = &check.emplace(request, *shared_.credentials);
+    Reply(HandleRequest(shared_.engine, *api, observing_ ? &info_ : nullptr), request.version);
   }
 
   // Answers a console request. Its answers carry no CORS allowance and are
   // not published: the request tail and metrics are the application's.
   void ReplyConsole() {
-    ConsoleRequest req{request_.method, request_.target, request_.body, request_.host};
-    req.has_origin = request_.has_origin;
-    req.origin = request_.origin;
+    const HttpRequest& request = reader_.request();
+    ConsoleRequest req{request.method, request.target, request.body, request.host};
+    req.has_origin = request.has_origin;
+    req.origin = request.origin;
     if (shared_.credentials) {
       req.credentials = &*shared_.credentials;
-      for (size_t i = 0; i < request_.header_count; ++i) {
-        const auto& [name, value] = request_.headers[i];
+      for (size_t i = 0; i < request.header_count; ++i) {
+        const auto& [name, value] = request.headers[i];
         if (beast::iequals(name, "X-Pogi-Access-Key-Id")) req.access_key_id = value;
         if (beast::iequals(name, "X-Pogi-Secret-Access-Key")) req.secret_access_key = value;
       }
     }
     ApiResponse api = HandleConsole(shared_.engine, *shared_.console, req);
     observing_ = false;
-    request_.has_origin = false;
-    Reply(std::move(api), request_.version);
+    no_cors_ = true;
+    Reply(std::move(api), request.version);
   }
 
   // Tells the request observers about the request just answered.
@@ -389,9 +233,10 @@ class Session : public std::enable_shared_from_this<Session> {
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started_)
             .count();
     record.request_id = request_id;
-    record.bytes_in = request_.body.size();
+    const HttpRequest& request = reader_.request();
+    record.bytes_in = request.body.size();
     record.bytes_out = body_.size();
-    record.request_body = request_.content_encoding.empty() ? std::string_view(request_.body) : inflated_;
+    record.request_body = request.content_encoding.empty() ? std::string_view(request.body) : inflated_;
     shared_.engine.request_observers().Publish(record);
   }
 
@@ -402,12 +247,13 @@ class Session : public std::enable_shared_from_this<Session> {
       --shared_.in_flight;
       return Close();
     }
+    const HttpRequest& request = reader_.request();
     body_ = std::move(api.body);
     // DynamoDB compresses answers over 4 KB when asked; x-amz-crc32 covers
     // the bytes sent.
     std::string_view encoding;
-    if (body_.size() > 4096 && !request_.accept_encoding.empty()) {
-      Compression how = ChosenCompression(request_.accept_encoding);
+    if (body_.size() > 4096 && !request.accept_encoding.empty()) {
+      Compression how = ChosenCompression(request.accept_encoding);
       if (how != Compression::kNone && Compress(how, body_, &compressed_)) {
         body_.swap(compressed_);
         encoding = how == Compression::kGzip ? "gzip" : "deflate";
@@ -422,14 +268,15 @@ class Session : public std::enable_shared_from_this<Session> {
     head_.append("\r\nServer: pogi\r\nDate: ").append(HttpDateNow());
     if (!api.content_type.empty()) head_.append("\r\nContent-Type: ").append(api.content_type);
     if (!encoding.empty()) head_.append("\r\nContent-Encoding: ").append(encoding);
-    if (request_.has_origin) head_.append("\r\nAccess-Control-Allow-Origin: *");
+    if (request.has_origin && !no_cors_) head_.append("\r\nAccess-Control-Allow-Origin: *");
+    no_cors_ = false;
     if (preflight_) {
       preflight_ = false;
-      if (!request_.cors_headers.empty()) {
-        head_.append("\r\nAccess-Control-Allow-Headers: ").append(request_.cors_headers);
+      if (!request.cors_headers.empty()) {
+        head_.append("\r\nAccess-Control-Allow-Headers: ").append(request.cors_headers);
       }
-      if (!request_.cors_method.empty()) {
-        head_.append("\r\nAccess-Control-Allow-Methods: ").append(request_.cors_method);
+      if (!request.cors_method.empty()) {
+        head_.append("\r\nAccess-Control-Allow-Methods: ").append(request.cors_method);
       }
       head_.append("\r\nAccess-Control-Max-Age: 172800");
     }
@@ -492,12 +339,11 @@ class Session : public std::enable_shared_from_this<Session> {
   // be taken), since when; not while the engine works.
   std::chrono::steady_clock::time_point waiting_since_;
   bool waiting_ = false;
-  beast::flat_buffer buffer_;
-  Request request_;
-  std::optional<RequestParser> parser_;
+  HttpRequestReader reader_;                         // the connection's bytes, parsed
   std::string head_, body_;                          // the response being written
   std::string inflated_, compressed_;                // buffers for compressed bodies, reused
   bool preflight_ = false;                           // the response answers a CORS preflight
+  bool no_cors_ = false;                             // the response carries no CORS allowance
   bool linger_ = false;                              // drain the client's bytes before closing
   bool counted_ = false;                             // accepted: counts in shared_.connections
   std::unique_ptr<std::array<char, 4096>> discard_;  // what Linger() drops

@@ -8,7 +8,7 @@
 
 #include "common/sha256.h"
 #include "gateway/edge.h"
-#include "service/control_plane.h"
+#include "service/region.h"
 
 namespace pogi::gateway {
 namespace {
@@ -71,7 +71,7 @@ std::optional<Error> CredentialScopeError(const std::vector<std::string>& scope,
         "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '" +
         scope[0] + "' != '" + std::string(day) + "', from '" + std::string(amz_date) + "'.");
   }
-  if (scope[1] != service::kRegion) {
+  if (scope[1] != service::Region()) {
     return Invalid("Credential should be scoped to a valid region, not '" + scope[1] + "'. ");
   }
   if (scope[2] != "dynamodb") return Invalid("Credential should be scoped to correct service: 'dynamodb'. ");

@@ -7,12 +7,13 @@
 
 #include "service/engine.h"
 #include "service/item_write.h"
+#include "service/region.h"
 
 namespace pogi::service {
 
 std::string TableArnOf(std::string_view table_name) {
   std::string arn = "arn:aws:dynamodb:";
-  arn.append(kRegion).append(":").append(kAccountId).append(":table/").append(table_name);
+  arn.append(Region()).append(":").append(kAccountId).append(":table/").append(table_name);
   return arn;
 }
 
@@ -52,7 +53,7 @@ Result<std::string> ResolveTableName(const std::string& name_or_arn) {
   // on record, so this is the wording of pogi's other ARN checks.
   if (!table)
     return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + name_or_arn);
-  if (parts[1] != "aws" || parts[3] != kRegion || parts[4] != kAccountId) return name_or_arn;
+  if (parts[1] != "aws" || parts[3] != Region() || parts[4] != kAccountId) return name_or_arn;
   return std::string(name);
 }
 

@@ -1,5 +1,5 @@
-// What the control-plane operations share: the account and region pogi
-// answers as, table ARNs, tag checks, and the parts of CreateTable that
+// What the control-plane operations share: the account pogi answers as,
+// table ARNs (in pogi's region, service/region.h), tag checks, and the parts of CreateTable that
 // restores reuse.
 #pragma once
 
@@ -15,9 +15,9 @@
 namespace pogi::service {
 
 inline constexpr std::string_view kAccountId = "000000000000";
-inline constexpr std::string_view kRegion = "us-east-1";
 
-// "arn:aws:dynamodb:us-east-1:000000000000:table/NAME".
+// "arn:aws:dynamodb:REGION:000000000000:table/NAME", REGION pogi's
+// (service/region.h).
 std::string TableArnOf(std::string_view table_name);
 
 // The table name of a table ARN of pogi's account and region, or nullopt.

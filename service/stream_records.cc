@@ -8,6 +8,7 @@
 #include <random>
 
 #include "service/clock.h"
+#include "service/region.h"
 
 namespace pogi::service {
 namespace {
@@ -148,7 +149,7 @@ std::string SerializeRecord(const Table& table, const std::string& view_type,
                    &out);
   AppendBytesField(v1::Record::kEventVersionFieldNumber, "1.1", &out);
   AppendBytesField(v1::Record::kEventSourceFieldNumber, "aws:dynamodb", &out);
-  AppendBytesField(v1::Record::kAwsRegionFieldNumber, kStreamRegion, &out);
+  AppendBytesField(v1::Record::kAwsRegionFieldNumber, Region(), &out);
   AppendBytesField(v1::Record::kDynamodbFieldNumber, d, &out);
   if (source == ChangeSource::kTimeToLive) {
     std::string identity;
@@ -165,7 +166,7 @@ v1::Record BuildRecord(const Table& table, const std::string& view_type, const v
   r.set_event_name(!old_item ? "INSERT" : !new_item ? "REMOVE" : "MODIFY");
   r.set_event_version("1.1");
   r.set_event_source("aws:dynamodb");
-  r.set_aws_region(kStreamRegion);
+  r.set_aws_region(Region());
   auto* d = r.mutable_dynamodb();
   // DynamoDB Streams gives the time to the second.
   d->set_approximate_creation_date_time(std::floor(now));

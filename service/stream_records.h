@@ -13,7 +13,6 @@
 
 namespace pogi::service {
 
-inline constexpr const char* kStreamRegion = "us-east-1";
 inline constexpr double kStreamRetentionSeconds = 24 * 3600;
 inline constexpr double kIteratorLifetimeSeconds = 15 * 60;
 

@@ -10,6 +10,7 @@
 #include "service/multi_item.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/runner.h"
+#include "service/partiql/statement_list.h"
 #include "service/request_expressions.h"
 
 namespace pogi::service {
@@ -38,21 +39,7 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
     const v1::BatchExecuteStatementRequest& req) {
   Constraints c;
   int n = req.statements_size();
-  if (n < 1 || n > kMaxBatchStatements) {
-    std::string rendered = "[";
-    for (int i = 0; i < n; ++i) rendered += (i ? ", " : "") + RenderJava(req.statements(i));
-    c.Count(n, 1, kMaxBatchStatements, rendered + "]", "statements");
-  }
-  for (int i = 0; i < n; ++i) {
-    const auto& s = req.statements(i);
-    std::string at = "statements." + std::to_string(i + 1) + ".member.";
-    c.Required(s.has_statement(), at + "statement");
-    c.Length(IfPresent(s.has_statement(), s.statement()), 1, 8192, at + "statement");
-    CheckReturnOnFailure(c,
-                         IfPresent(s.has_return_values_on_condition_check_failure(),
-                                   s.return_values_on_condition_check_failure()),
-                         at);
-  }
+  CheckStatementList(c, req.statements(), kMaxBatchStatements, "statements");
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());

@@ -8,13 +8,11 @@
 #include "service/control_plane.h"
 #include "service/engine.h"
 #include "service/index_schema.h"
+#include "service/region.h"
 #include "service/stream_settings.h"
 
 namespace pogi::service {
 namespace {
-
-constexpr const char* kAccount = "000000000000";
-constexpr const char* kRegion = "us-east-1";
 
 std::string NewTableId() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -222,7 +220,7 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
   *d.mutable_key_schema() = req.key_schema();
   d.set_table_status("ACTIVE");
   d.set_creation_date_time(now);
-  d.set_table_arn(std::string("arn:aws:dynamodb:") + kRegion + ":" + kAccount + ":table/" + req.table_name());
+  d.set_table_arn(TableArnOf(req.table_name()));
   d.set_table_id(NewTableId());
   auto* pt = d.mutable_provisioned_throughput();
   pt->set_number_of_decreases_today(0);
@@ -242,7 +240,7 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     auto* sse = d.mutable_sse_description();
     sse->set_status("ENABLED");
     sse->set_sse_type("KMS");
-    sse->set_kms_master_key_arn(std::string("arn:aws:kms:") + kRegion + ":" + kAccount + ":key/" +
+    sse->set_kms_master_key_arn("arn:aws:kms:" + Region() + ":" + std::string(kAccountId) + ":key/" +
                                 NewTableId());
   }
   for (const auto& g : req.global_secondary_indexes()) {

@@ -9,6 +9,7 @@
 #include "service/partiql/parser.h"
 #include "service/partiql/render.h"
 #include "service/partiql/runner.h"
+#include "service/partiql/statement_list.h"
 #include "service/request_expressions.h"
 
 namespace pogi::service {
@@ -24,22 +25,7 @@ Error InStatement(size_t i, const Error& e) {
 
 Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::ExecuteTransactionRequest& req) {
   Constraints c;
-  int n = req.transact_statements_size();
-  if (n < 1 || n > kMaxTransactionActions) {
-    std::string rendered = "[";
-    for (int i = 0; i < n; ++i) rendered += (i ? ", " : "") + RenderJava(req.transact_statements(i));
-    c.Count(n, 1, kMaxTransactionActions, rendered + "]", "transactStatements");
-  }
-  for (int i = 0; i < n; ++i) {
-    const auto& s = req.transact_statements(i);
-    std::string at = "transactStatements." + std::to_string(i + 1) + ".member.";
-    c.Required(s.has_statement(), at + "statement");
-    c.Length(IfPresent(s.has_statement(), s.statement()), 1, 8192, at + "statement");
-    CheckReturnOnFailure(c,
-                         IfPresent(s.has_return_values_on_condition_check_failure(),
-                                   s.return_values_on_condition_check_failure()),
-                         at);
-  }
+  CheckStatementList(c, req.transact_statements(), kMaxTransactionActions, "transactStatements");
   c.Length(IfPresent(req.has_client_request_token(), req.client_request_token()), 1,
            kMaxClientRequestTokenLength, "clientRequestToken");
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),

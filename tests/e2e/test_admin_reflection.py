@@ -5,6 +5,7 @@ no .proto at hand)."""
 
 import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import importlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -17,12 +18,21 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 import grpc_client  # noqa: F401  (fails the run without grpcio/protobuf)
 from harness import HERE, ServerTestCase
 
+# The reflection protocol from the repository's own .proto (the one pogi
+# serves); health.proto is the test's (pogi implements Health by hand).
 _GEN = tempfile.mkdtemp(prefix="pogi-e2e-refl-")
-subprocess.run(["protoc", "-I", os.path.join(HERE, "protos"), "--python_out", _GEN,
-                "reflection.proto", "health.proto"], check=True,
-               cwd=os.path.join(HERE, "protos"))
+_REPO_PROTO = os.path.join(HERE, "..", "..", "proto")
+_REFLECTION = "grpc/reflection/v1alpha/reflection.proto"
+subprocess.run(["protoc", "-I", _REPO_PROTO, "--python_out", _GEN, _REFLECTION], check=True)
+subprocess.run(["protoc", "-I", os.path.join(HERE, "protos"), "--python_out", _GEN, "health.proto"],
+               check=True)
+# Loaded by path: as a package, grpc/reflection/... would be looked up in
+# grpcio's own `grpc` package.
+_spec = importlib.util.spec_from_file_location(
+    "reflection_pb2", os.path.join(_GEN, _REFLECTION.replace(".proto", "_pb2.py")))
+refl = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(refl)
 sys.path.insert(0, _GEN)
-refl = importlib.import_module("reflection_pb2")
 health = importlib.import_module("health_pb2")
 
 

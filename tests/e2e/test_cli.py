@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from harness import (LOCALHOST, POGI_BIN, Server, ServerTestCase, free_port,
+from harness import (HERE, LOCALHOST, POGI_BIN, Server, ServerTestCase, free_port,
                      parse_sh_exports, pogi_bin, run_pogi)
 
 ENV_NAMES = ["AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS", "AWS_REGION",
@@ -51,6 +51,20 @@ class HelpAndVersion(unittest.TestCase):
                      "--log-level", "--fsync", "--threads"):
             self.assertIn(flag, cp.stdout, "help start does not mention %s" % flag)
         self.assertIn("Ready.", cp.stdout)
+
+    def test_readme_lists_every_start_flag(self):
+        # Every flag of `pogi help start`'s usage has its row in the README's
+        # `pogi start` table.
+        usage = run_pogi("help", "start").stdout.split("\n\n")[0]
+        flags = set(re.findall(r"--[a-z-]+", usage))
+        self.assertIn("--region", flags)
+        with open(os.path.join(HERE, "..", "..", "README.md")) as f:
+            readme = f.read()
+        table = readme[readme.index("### `pogi start`"):]
+        table = table[:table.index("\n\n", table.index("| flag"))]
+        for flag in sorted(flags):
+            self.assertRegex(table, r"(?m)^\| `%s\b" % re.escape(flag) + r"|, `%s\b" % re.escape(flag),
+                             "README's pogi start table has no row for %s" % flag)
 
     def test_unknown_command_fails_with_one_line(self):
         cp = run_pogi("no-such-command")

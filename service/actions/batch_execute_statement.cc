@@ -48,6 +48,7 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
     std::string at = "statements." + std::to_string(i + 1) + ".member.";
     c.Required(s.has_statement(), at + "statement");
     c.Length(IfPresent(s.has_statement(), s.statement()), 1, 8192, at + "statement");
+    c.Parameters(s.has_parameters() ? &s.parameters() : nullptr, at + "parameters");
     CheckReturnOnFailure(c,
                          IfPresent(s.has_return_values_on_condition_check_failure(),
                                    s.return_values_on_condition_check_failure()),
@@ -61,7 +62,7 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
   std::vector<Result<partiql::Statement>> parsed;
   bool reads = false, writes = false;
   for (const auto& s : req.statements()) {
-    partiql::Parameters params = s.parameters();
+    partiql::Parameters params = s.parameters().values();
     Status checked = partiql::CheckParameters(&params);
     if (!checked.ok()) {
       parsed.push_back(std::move(checked).error());

@@ -35,6 +35,7 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
     std::string at = "transactStatements." + std::to_string(i + 1) + ".member.";
     c.Required(s.has_statement(), at + "statement");
     c.Length(IfPresent(s.has_statement(), s.statement()), 1, 8192, at + "statement");
+    c.Parameters(s.has_parameters() ? &s.parameters() : nullptr, at + "parameters");
     CheckReturnOnFailure(c,
                          IfPresent(s.has_return_values_on_condition_check_failure(),
                                    s.return_values_on_condition_check_failure()),
@@ -49,7 +50,7 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
   std::vector<partiql::Statement> statements;
   size_t reads = 0;
   for (const auto& s : req.transact_statements()) {
-    partiql::Parameters params = s.parameters();
+    partiql::Parameters params = s.parameters().values();
     POGI_RETURN_IF_ERROR(partiql::CheckParameters(&params));
     POGI_ASSIGN_OR_RETURN(partiql::Statement st, partiql::Parse(s.statement(), params));
     reads += st.kind == partiql::Statement::Kind::kSelect;

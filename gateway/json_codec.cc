@@ -130,7 +130,8 @@ const std::string& AttributeValueJava() {
 // cannot be a repeated field in proto).
 bool IsListWrapper(const Descriptor* d) {
   return d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor() ||
-         d == v1::ItemCollectionMetricsList::descriptor() || d == v1::AttributeNameList::descriptor();
+         d == v1::ItemCollectionMetricsList::descriptor() || d == v1::AttributeNameList::descriptor() ||
+         d == v1::AttributeValueList::descriptor();
 }
 
 // The Java type DynamoDB names for values of field `f` (a map's value field).
@@ -374,11 +375,14 @@ Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slo
 Status ReadMessage(JsonRef j, Message* m, int depth, Slot slot) {
   const Descriptor* d = m->GetDescriptor();
   if (IsListWrapper(d)) return ReadField(j, m, d->field(0), depth, slot);
+  // Attribute values count their nesting from their own top level (1),
+  // however deep the request holds them: a value in a BatchWriteItem or
+  // TransactWriteItems item may nest as deeply as one in PutItem.
   if (d == v1::AttributeValue::descriptor()) {
-    return ReadAttributeValue(j, static_cast<v1::AttributeValue*>(m), depth, slot);
+    return ReadAttributeValue(j, static_cast<v1::AttributeValue*>(m), 1, slot);
   }
   if (d == v1::Item::descriptor()) {
-    return ReadAttributeMap(j, static_cast<v1::Item*>(m)->mutable_attributes(), depth, slot);
+    return ReadAttributeMap(j, static_cast<v1::Item*>(m)->mutable_attributes(), 1, slot);
   }
   if (d == v1::NameMap::descriptor()) return ReadField(j, m, d->field(0), depth, slot);
   if (!j.is_object()) return StructureMismatch(j, slot, d->name());

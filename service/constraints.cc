@@ -76,6 +76,10 @@ void Constraints::AttributeNames(const v1::AttributeNameList* list, std::string_
   }
 }
 
+void Constraints::Parameters(const v1::AttributeValueList* list, std::string_view path) {
+  if (list && list->values().empty()) Count(0, 1, SIZE_MAX, "[]", path);
+}
+
 void Constraints::AtLeast(std::optional<int64_t> value, int64_t min, std::string_view path) {
   if (value && *value < min) {
     Add("Value '" + std::to_string(*value) + "' at '" + std::string(path) +

@@ -33,6 +33,9 @@ class Constraints {
   // characters. An empty list is refused here, as DynamoDB does, not taken
   // for an absent one.
   void AttributeNames(const v1::AttributeNameList* list, std::string_view path);
+  // PartiQL Parameters (null: absent): at least one value; an empty list is
+  // refused, as DynamoDB does.
+  void Parameters(const v1::AttributeValueList* list, std::string_view path);
   // A number no smaller than `min`.
   void AtLeast(std::optional<int64_t> value, int64_t min, std::string_view path);
 

@@ -39,7 +39,8 @@ Result<std::string> ResolveTableName(const std::string& name_or_arn);
 // (service/actions/create_table.cc).
 Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now);
 
-// CreateTable's Tags (and ResourcePolicy) checked and put into `settings`.
+// CreateTable's Tags (and ResourcePolicy), their member constraints already
+// checked, held to the rules beyond those and put into `settings`.
 Status TagsForNewTable(const v1::CreateTableRequest& req, double now, v1::TableSettings* settings);
 
 // Member constraints of a tag list at `path` ("tags").
@@ -50,9 +51,13 @@ void CheckTagMembers(Constraints& c, const google::protobuf::RepeatedPtrField<v1
 Status MergeTags(const google::protobuf::RepeatedPtrField<v1::Tag>& tags,
                  google::protobuf::RepeatedPtrField<v1::Tag>* existing);
 
-// The first checks of a ResourceArn (tags, policies): present, and shaped
-// like an ARN at all (else the access denial DynamoDB answers for `op`).
+// The checks of a ResourceArn (tags, policies) after the member constraints:
+// present, and shaped like an ARN at all (else the access denial DynamoDB
+// answers for `op`).
 Status CheckArnForm(const std::string* arn, std::string_view op);
+
+// The length constraint of every ResourceArn member (1 to this many characters).
+inline constexpr size_t kMaxResourceArnLength = 1283;
 
 // DynamoDB's per-table limit of tags.
 inline constexpr int kMaxTags = 50;

@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "service/item_validation.h"
 #include "service/value/key_tuple.h"
 
 namespace pogi::service {
@@ -15,8 +16,10 @@ bool IsEmptyKeyValue(const V& v) {
 }
 
 // DynamoDB refuses a write whose value of one index key attribute has the
-// wrong type or is empty (each attribute of a multi-attribute key alike).
-Status CheckIndexKey(const Index& index, const KeyAttribute& key, const value::AttributeMap& item) {
+// wrong type, is empty, or is larger than `max_size` bytes (each attribute of
+// a multi-attribute key held to its role's limit).
+Status CheckIndexKey(const Index& index, const KeyAttribute& key, size_t max_size,
+                     const value::AttributeMap& item) {
   auto it = item.find(key.name);
   if (it == item.end()) return Status::Ok();
   if (value::TypeName(it->second) != key.type) {
@@ -31,19 +34,33 @@ Status CheckIndexKey(const Index& index, const KeyAttribute& key, const value::A
         std::string(it->second.value_case() == V::kS ? "string" : "binary") +
         " value. IndexName: " + index.name + ", IndexKey: " + key.name);
   }
+  // Numbers (at most 38 digits) never come near the limits.
+  const V& v = it->second;
+  size_t size = v.value_case() == V::kS ? v.s().size() : v.value_case() == V::kB ? v.b().size() : 0;
+  if (size > max_size) {
+    // DynamoDB's words, as its answers quote them.
+    return Error::InvalidParameter(
+        "Size limit exceeded for Index Key " + key.name + " Actual Size: " + std::to_string(size) +
+        " bytes Max Size: " + std::to_string(max_size) + " bytes IndexName: " + index.name);
+  }
   return Status::Ok();
 }
 
 }  // namespace
 
-Status CheckIndexKeys(const Table& table, const value::AttributeMap& item) {
-  for (const Index& index : table.indexes) {
-    for (const auto* part : {&index.keys.hash, &index.keys.range}) {
-      for (const KeyAttribute& key : *part) {
-        POGI_RETURN_IF_ERROR(CheckIndexKey(index, key, item));
-      }
-    }
+Status CheckIndexKeyValues(const Index& index, const value::AttributeMap& item) {
+  for (const KeyAttribute& key : index.keys.hash) {
+    POGI_RETURN_IF_ERROR(CheckIndexKey(index, key, kMaxPartitionKeySize, item));
   }
+  for (const KeyAttribute& key : index.keys.range) {
+    POGI_RETURN_IF_ERROR(CheckIndexKey(index, key, kMaxSortKeySize, item));
+  }
+  return Status::Ok();
+}
+
+Status CheckIndexKeys(const Table& table, const value::AttributeMap& item) {
+  // A table without indexes pays for one empty loop.
+  for (const Index& index : table.indexes) POGI_RETURN_IF_ERROR(CheckIndexKeyValues(index, item));
   return Status::Ok();
 }
 

@@ -11,9 +11,13 @@
 
 namespace pogi::service {
 
-// DynamoDB refuses a write whose index key attributes have the wrong type
-// or are empty; an item without them is simply not in the index.
+// DynamoDB refuses a write whose index key attributes have the wrong type,
+// are empty, or break the key size limits (a partition key attribute over
+// 2048 bytes, a sort key one over 1024); an item without them is simply not
+// in the index. Checked before the write path changes anything.
 Status CheckIndexKeys(const Table& table, const value::AttributeMap& item);
+// The same for one index (the backfill leaves out the items it refuses).
+Status CheckIndexKeyValues(const Index& index, const value::AttributeMap& item);
 
 // The index key of `item`, or nullopt when the item is not in the index.
 std::optional<storage::EncodedKey> IndexKeyOf(const Index& index, const value::AttributeMap& item);

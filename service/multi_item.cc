@@ -86,7 +86,8 @@ std::string RenderJavaMessage(const Message& m) {
   if (d == v1::AttributeValue::descriptor())
     return RenderJavaValue(static_cast<const v1::AttributeValue&>(m));
   if (d == v1::Item::descriptor()) return RenderJava(static_cast<const v1::Item&>(m).attributes());
-  bool list_wrapper = d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor();
+  bool list_wrapper = d == v1::ItemList::descriptor() || d == v1::WriteRequestList::descriptor() ||
+                      d == v1::AttributeNameList::descriptor() || d == v1::AttributeValueList::descriptor();
   if (list_wrapper || d == v1::NameMap::descriptor()) {
     const FieldDescriptor* f = d->field(0);
     std::vector<std::string> parts;

@@ -52,6 +52,11 @@ void CheckRestoreOverrides(Constraints& c, const Req& req) {
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
                       "localSecondaryIndexOverride." + std::to_string(i + 1) + ".member", /*global=*/false);
   }
+  if (req.has_sse_specification_override()) {
+    const auto& sse = req.sse_specification_override();
+    c.OneOf(sse.has_sse_type() ? &sse.sse_type() : nullptr, {"AES256", "KMS"},
+            "sSESpecificationOverride.sSEType");
+  }
 }
 
 // The CreateTable request that makes `target` like `source` (a stored

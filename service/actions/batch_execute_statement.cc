@@ -48,7 +48,7 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
   std::vector<Result<partiql::Statement>> parsed;
   bool reads = false, writes = false;
   for (const auto& s : req.statements()) {
-    partiql::Parameters params = s.parameters();
+    partiql::Parameters params = s.parameters().values();
     Status checked = partiql::CheckParameters(&params);
     if (!checked.ok()) {
       parsed.push_back(std::move(checked).error());

@@ -73,6 +73,9 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
   if (req.has_sse_specification() && req.sse_specification().has_sse_type()) {
     c.OneOf(&req.sse_specification().sse_type(), {"AES256", "KMS"}, "sSESpecification.sSEType");
   }
+  // DynamoDB's place for Tags among the others is not on record; the
+  // model's is right after SSESpecification.
+  CheckTagMembers(c, req.tags(), "tags");
   if (req.has_stream_specification())
     CheckStreamMembers(c, req.stream_specification(), "streamSpecification");
   for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {

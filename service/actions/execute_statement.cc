@@ -19,6 +19,7 @@ Result<v1::ExecuteStatementResponse> Engine::ExecuteStatement(const v1::ExecuteS
   Constraints c;
   c.Required(req.has_statement(), "statement");
   c.Length(IfPresent(req.has_statement(), req.statement()), 1, kMaxStatementLength, "statement");
+  c.Parameters(req.has_parameters() ? &req.parameters() : nullptr, "parameters");
   c.Length(IfPresent(req.has_next_token(), req.next_token()), 1, kMaxNextTokenLength, "nextToken");
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      nullptr);
@@ -27,7 +28,7 @@ Result<v1::ExecuteStatementResponse> Engine::ExecuteStatement(const v1::ExecuteS
                                     req.return_values_on_condition_check_failure()));
   POGI_RETURN_IF_ERROR(c.Finish());
 
-  partiql::Parameters params = req.parameters();
+  partiql::Parameters params = req.parameters().values();
   POGI_RETURN_IF_ERROR(partiql::CheckParameters(&params));
   POGI_ASSIGN_OR_RETURN(partiql::Statement st, partiql::Parse(req.statement(), params));
 

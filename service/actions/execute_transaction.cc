@@ -35,7 +35,7 @@ Result<v1::ExecuteTransactionResponse> Engine::ExecuteTransaction(const v1::Exec
   std::vector<partiql::Statement> statements;
   size_t reads = 0;
   for (const auto& s : req.transact_statements()) {
-    partiql::Parameters params = s.parameters();
+    partiql::Parameters params = s.parameters().values();
     POGI_RETURN_IF_ERROR(partiql::CheckParameters(&params));
     POGI_ASSIGN_OR_RETURN(partiql::Statement st, partiql::Parse(s.statement(), params));
     reads += st.kind == partiql::Statement::Kind::kSelect;

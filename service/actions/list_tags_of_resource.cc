@@ -12,11 +12,12 @@ constexpr int kTagsPerPage = 10;
 }  // namespace
 
 Result<v1::ListTagsOfResourceResponse> Engine::ListTagsOfResource(const v1::ListTagsOfResourceRequest& req) {
-  POGI_RETURN_IF_ERROR(
-      CheckArnForm(req.has_resource_arn() ? &req.resource_arn() : nullptr, "ListTagsOfResource"));
+  const std::string* arn = req.has_resource_arn() ? &req.resource_arn() : nullptr;
+  // The member constraints come first, as DynamoDB checks them, then the ARN.
   Constraints c;
-  c.Length(&req.resource_arn(), 1, 1283, "resourceArn");
+  c.Length(arn, 1, kMaxResourceArnLength, "resourceArn");
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(CheckArnForm(arn, "ListTagsOfResource"));
   POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
   // The token is the position of the page's first tag.
   int start = 0;

@@ -1,5 +1,7 @@
 // PutResourcePolicy, GetResourcePolicy, DeleteResourcePolicy: a table's
 // resource-based policy, stored and returned as given, never enforced.
+#include <optional>
+
 #include "service/control_plane.h"
 #include "service/engine.h"
 #include "service/pitr_history.h"
@@ -22,17 +24,17 @@ Error RevisionMismatch(const std::string& arn, const std::string& expected, cons
           ".");
 }
 
-// The checks every policy operation starts with; the table of the ARN.
-Status CheckPolicyArn(const v1::PutResourcePolicyRequest* put, const std::string* arn, std::string_view op) {
-  POGI_RETURN_IF_ERROR(CheckArnForm(arn, op));
+// The checks every policy operation starts with, in DynamoDB's order: the
+// member constraints together (the ARN's length, then `policy_present` when
+// the operation has a Policy, then the ExpectedRevisionId), then the ARN's form.
+Status CheckPolicyRequest(const std::string* arn, std::optional<bool> policy_present,
+                          const std::string* expected_revision_id, std::string_view op) {
   Constraints c;
-  c.Length(arn, 1, 1283, "resourceArn");
-  if (put) {
-    c.Required(put->has_policy(), "policy");
-    c.Length(put->has_expected_revision_id() ? &put->expected_revision_id() : nullptr, 1, 255,
-             "expectedRevisionId");
-  }
-  return c.Finish();
+  c.Length(arn, 1, kMaxResourceArnLength, "resourceArn");
+  if (policy_present) c.Required(*policy_present, "policy");
+  c.Length(expected_revision_id, 1, 255, "expectedRevisionId");
+  POGI_RETURN_IF_ERROR(c.Finish());
+  return CheckArnForm(arn, op);
 }
 
 // DynamoDB's limit on a policy document.
@@ -41,8 +43,9 @@ constexpr size_t kMaxPolicyBytes = 20 * 1024;
 }  // namespace
 
 Result<v1::PutResourcePolicyResponse> Engine::PutResourcePolicy(const v1::PutResourcePolicyRequest& req) {
-  POGI_RETURN_IF_ERROR(
-      CheckPolicyArn(&req, req.has_resource_arn() ? &req.resource_arn() : nullptr, "PutResourcePolicy"));
+  POGI_RETURN_IF_ERROR(CheckPolicyRequest(
+      req.has_resource_arn() ? &req.resource_arn() : nullptr, req.has_policy(),
+      req.has_expected_revision_id() ? &req.expected_revision_id() : nullptr, "PutResourcePolicy"));
   if (req.policy().size() > kMaxPolicyBytes) {
     // The limit is DynamoDB's; its wording here is pogi's.
     return Error::LimitExceeded("The resource-based policy document exceeds the maximum size of 20 KB");
@@ -71,8 +74,8 @@ Result<v1::PutResourcePolicyResponse> Engine::PutResourcePolicy(const v1::PutRes
 }
 
 Result<v1::GetResourcePolicyResponse> Engine::GetResourcePolicy(const v1::GetResourcePolicyRequest& req) {
-  POGI_RETURN_IF_ERROR(
-      CheckPolicyArn(nullptr, req.has_resource_arn() ? &req.resource_arn() : nullptr, "GetResourcePolicy"));
+  POGI_RETURN_IF_ERROR(CheckPolicyRequest(req.has_resource_arn() ? &req.resource_arn() : nullptr,
+                                          std::nullopt, nullptr, "GetResourcePolicy"));
   POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
   if (!table->settings.has_resource_policy()) return NoPolicy(req.resource_arn());
   v1::GetResourcePolicyResponse resp;
@@ -83,12 +86,9 @@ Result<v1::GetResourcePolicyResponse> Engine::GetResourcePolicy(const v1::GetRes
 
 Result<v1::DeleteResourcePolicyResponse> Engine::DeleteResourcePolicy(
     const v1::DeleteResourcePolicyRequest& req) {
-  POGI_RETURN_IF_ERROR(CheckPolicyArn(nullptr, req.has_resource_arn() ? &req.resource_arn() : nullptr,
-                                      "DeleteResourcePolicy"));
-  Constraints c;
-  c.Length(req.has_expected_revision_id() ? &req.expected_revision_id() : nullptr, 1, 255,
-           "expectedRevisionId");
-  POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(CheckPolicyRequest(
+      req.has_resource_arn() ? &req.resource_arn() : nullptr, std::nullopt,
+      req.has_expected_revision_id() ? &req.expected_revision_id() : nullptr, "DeleteResourcePolicy"));
   POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
   v1::DeleteResourcePolicyResponse resp;
   POGI_RETURN_IF_ERROR(ChangeSettings(*table, [&](v1::TableSettings& s) -> Status {

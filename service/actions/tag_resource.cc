@@ -5,11 +5,13 @@
 namespace pogi::service {
 
 Result<v1::TagResourceResponse> Engine::TagResource(const v1::TagResourceRequest& req) {
-  POGI_RETURN_IF_ERROR(CheckArnForm(req.has_resource_arn() ? &req.resource_arn() : nullptr, "TagResource"));
+  const std::string* arn = req.has_resource_arn() ? &req.resource_arn() : nullptr;
+  // The member constraints come first, as DynamoDB checks them, then the ARN.
   Constraints c;
-  c.Length(&req.resource_arn(), 1, 1283, "resourceArn");
+  c.Length(arn, 1, kMaxResourceArnLength, "resourceArn");
   CheckTagMembers(c, req.tags(), "tags");
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(CheckArnForm(arn, "TagResource"));
   POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
   if (req.tags_size() == 0) return Error::Validation("Atleast one Tag needs to be provided as Input.");
   POGI_RETURN_IF_ERROR(

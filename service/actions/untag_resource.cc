@@ -7,13 +7,15 @@
 namespace pogi::service {
 
 Result<v1::UntagResourceResponse> Engine::UntagResource(const v1::UntagResourceRequest& req) {
-  POGI_RETURN_IF_ERROR(CheckArnForm(req.has_resource_arn() ? &req.resource_arn() : nullptr, "UntagResource"));
+  const std::string* arn = req.has_resource_arn() ? &req.resource_arn() : nullptr;
+  // The member constraints come first, as DynamoDB checks them, then the ARN.
   Constraints c;
-  c.Length(&req.resource_arn(), 1, 1283, "resourceArn");
+  c.Length(arn, 1, kMaxResourceArnLength, "resourceArn");
   for (int i = 0; i < req.tag_keys_size(); ++i) {
     c.Length(&req.tag_keys(i), 1, 128, "tagKeys." + std::to_string(i + 1) + ".member");
   }
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(CheckArnForm(arn, "UntagResource"));
   POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
   // DynamoDB's wording for an empty TagKeys is not on record; this follows
   // TagResource's for an empty Tags.

@@ -61,24 +61,6 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
   return c.Finish();
 }
 
-// Whether an item's index key values are ones a key may hold: not an empty
-// string or binary, a partition key of at most 2048 bytes, a sort key of
-// at most 1024. Items written before the index existed may break these.
-bool KeyWithinLimits(const Index& index, const value::AttributeMap& item) {
-  using V = v1::AttributeValue;
-  // With multi-attribute keys each attribute is held to its role's limit.
-  auto within = [&](const std::vector<KeyAttribute>& attrs, size_t limit) {
-    for (const KeyAttribute& attr : attrs) {
-      const V& v = item.at(attr.name);  // IndexKeyOf found it
-      if (v.value_case() == V::kN) continue;
-      size_t size = v.value_case() == V::kS ? v.s().size() : v.b().size();
-      if (size == 0 || size > limit) return false;
-    }
-    return true;
-  };
-  return within(index.keys.hash, kMaxPartitionKeySize) && within(index.keys.range, kMaxSortKeySize);
-}
-
 // Writes an entry into `index` for every item of the table that has its key,
 // streaming: the items are never all in memory.
 Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) {
@@ -91,11 +73,12 @@ Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) 
       failure = item.error();
       return false;
     }
-    // Items whose index key has another type, or a value no key may hold,
-    // stay out of the index, as DynamoDB's backfill leaves them (it reports
-    // them as violations).
+    // Items whose index key has another type, or a value no key may hold
+    // (empty, or over the size limits), stay out of the index, as DynamoDB's
+    // backfill leaves them (it reports them as violations). Items written
+    // since the index exists were refused such values.
     auto index_key = IndexKeyOf(index, item->attributes());
-    if (!index_key || !KeyWithinLimits(index, item->attributes())) return true;
+    if (!index_key || !CheckIndexKeyValues(index, item->attributes()).ok()) return true;
     value::AttributeMap projected = ProjectForIndex(table, index, item->attributes());
     storage::EncodedKey key{std::string(row.partition), std::string(row.sort)};
     Status put = txn.PutIndexEntry(index.id, *index_key, key, value::EncodeItem(projected),

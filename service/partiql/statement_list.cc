@@ -23,6 +23,7 @@ void Check(Constraints& c, const google::protobuf::RepeatedPtrField<Statement>& 
     std::string at = member + "." + std::to_string(i + 1) + ".member.";
     c.Required(s.has_statement(), at + "statement");
     c.Length(IfPresent(s.has_statement(), s.statement()), 1, 8192, at + "statement");
+    c.Parameters(s.has_parameters() ? &s.parameters() : nullptr, at + "parameters");
     CheckReturnOnFailure(c,
                          IfPresent(s.has_return_values_on_condition_check_failure(),
                                    s.return_values_on_condition_check_failure()),

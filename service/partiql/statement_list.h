@@ -12,8 +12,8 @@
 namespace pogi::service {
 
 // Between 1 and `max` statements (the request echoed when not), each with a
-// Statement of 1 to 8192 characters and a valid
-// ReturnValuesOnConditionCheckFailure; `member` names the list in messages
+// Statement of 1 to 8192 characters, Parameters (when given) not empty and a
+// valid ReturnValuesOnConditionCheckFailure; `member` names the list in messages
 // ("statements", "transactStatements").
 void CheckStatementList(Constraints& c,
                         const google::protobuf::RepeatedPtrField<v1::BatchStatementRequest>& statements,

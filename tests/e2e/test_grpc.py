@@ -213,18 +213,26 @@ class GrpcDynamoDB(ServerTestCase):
         self.create("grpc-pq")
         self.call("ExecuteStatement", pb.ExecuteStatementRequest(
             statement="INSERT INTO \"grpc-pq\" VALUE {'pk': ?, 'n': 1}",
-            parameters=[self.S("a")]))
+            parameters=pb.AttributeValueList(values=[self.S("a")])))
+        # An empty Parameters list is refused, as over HTTP (DynamoDB's length constraint).
+        with self.assertRaises(grpc.RpcError) as cm:
+            self.call("ExecuteStatement", pb.ExecuteStatementRequest(
+                statement="SELECT * FROM \"grpc-pq\"", parameters=pb.AttributeValueList()))
+        self.assertEqual(cm.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("Value '[]' at 'parameters' failed to satisfy constraint", cm.exception.details())
         sel = self.call("ExecuteStatement", pb.ExecuteStatementRequest(
             statement="SELECT * FROM \"grpc-pq\" WHERE pk = 'a'"))
         self.assertEqual(len(sel.items.items), 1)
         self.assertEqual(sel.items.items[0].attributes["n"].n, "1")
         batch = self.call("BatchExecuteStatement", pb.BatchExecuteStatementRequest(statements=[
-            pb.BatchStatementRequest(statement="SELECT * FROM \"grpc-pq\" WHERE pk = 'a'"),
+            pb.BatchStatementRequest(statement="SELECT * FROM \"grpc-pq\" WHERE pk = ?",
+                                     parameters=pb.AttributeValueList(values=[self.S("a")])),
             pb.BatchStatementRequest(statement="SELECT * FROM \"grpc-pq\" WHERE pk = 'zz'")]))
         self.assertEqual(len(batch.responses), 2)
         self.assertEqual(batch.responses[0].item["pk"].s, "a")
         self.call("ExecuteTransaction", pb.ExecuteTransactionRequest(transact_statements=[
-            pb.ParameterizedStatement(statement="UPDATE \"grpc-pq\" SET n = 2 WHERE pk = 'a'")]))
+            pb.ParameterizedStatement(statement="UPDATE \"grpc-pq\" SET n = ? WHERE pk = 'a'",
+                                      parameters=pb.AttributeValueList(values=[pb.AttributeValue(n="2")]))]))
         get = self.call("GetItem", pb.GetItemRequest(table_name="grpc-pq",
                                                      key=pb.Item(attributes={"pk": self.S("a")})))
         self.assertEqual(get.item.attributes["n"].n, "2")

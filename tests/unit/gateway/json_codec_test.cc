@@ -371,6 +371,38 @@ TEST(JsonCodecTest, ValueNestingIsBoundedBeforeAnyWork) {
   EXPECT_EQ(deep.message(), kNesting);
 }
 
+TEST(JsonCodecTest, ValueNestingCountsFromTheValueWhereverTheRequestHoldsIt) {
+  // An item inside BatchWriteItem (four messages down) or a PartiQL
+  // parameter (inside a list wrapper) nests as deeply as PutItem's.
+  auto batch = [](int levels) {
+    return R"({"RequestItems": {"t": [{"PutRequest": {"Item": {"a": )" + NestedList(levels) + "}}}]}}";
+  };
+  auto ok = Decode<v1::BatchWriteItemRequest>(batch(33));
+  EXPECT_EQ(ok.request_items().at("t").requests(0).put_request().item().at("a").value_case(),
+            v1::AttributeValue::kL);
+  EXPECT_EQ(DecodeError<v1::BatchWriteItemRequest>(batch(34)).message(), kNesting);
+  auto params = [](int levels) {
+    return R"({"Statement": "SELECT * FROM t", "Parameters": [)" + NestedList(levels) + "]}";
+  };
+  EXPECT_EQ(Decode<v1::ExecuteStatementRequest>(params(33)).parameters().values_size(), 1);
+  EXPECT_EQ(DecodeError<v1::ExecuteStatementRequest>(params(34)).message(), kNesting);
+}
+
+TEST(JsonCodecTest, ParametersTellAnEmptyListFromAnAbsentOne) {
+  auto absent = Decode<v1::ExecuteStatementRequest>(R"({"Statement": "SELECT * FROM t"})");
+  EXPECT_FALSE(absent.has_parameters());
+  auto empty = Decode<v1::ExecuteStatementRequest>(R"({"Statement": "SELECT * FROM t", "Parameters": []})");
+  EXPECT_TRUE(empty.has_parameters());
+  EXPECT_EQ(empty.parameters().values_size(), 0);
+  auto batch = Decode<v1::BatchExecuteStatementRequest>(
+      R"({"Statements": [{"Statement": "s", "Parameters": [{"S": "a"}, {"N": "1"}]}, {"Statement": "s"}]})");
+  EXPECT_EQ(batch.statements(0).parameters().values(1).n(), "1");
+  EXPECT_FALSE(batch.statements(1).has_parameters());
+  auto tx = Decode<v1::ExecuteTransactionRequest>(
+      R"({"TransactStatements": [{"Statement": "s", "Parameters": []}]})");
+  EXPECT_TRUE(tx.transact_statements(0).has_parameters());
+}
+
 TEST(JsonCodecTest, DeepJsonInAnUnknownMemberDoesNotCrash) {
   std::string deep = std::string(100000, '[') + std::string(100000, ']');
   auto req = Decode<v1::DescribeTableRequest>(R"({"TableName": "t", "Junk": )" + deep + "}");

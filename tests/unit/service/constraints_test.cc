@@ -192,5 +192,25 @@ TEST(ConstraintsTest, CheckTableName) {
   }
 }
 
+// PartiQL Parameters: absent is fine, an empty list is refused with the
+// length constraint (DynamoDB's PreparedStatementParameters, min 1), one
+// value or more is fine.
+TEST(ConstraintsTest, Parameters) {
+  Constraints absent;
+  absent.Parameters(nullptr, "parameters");
+  EXPECT_TRUE(absent.ok());
+  v1::AttributeValueList empty;
+  Constraints c;
+  c.Parameters(&empty, "statements.2.member.parameters");
+  EXPECT_EQ(Finish(c), std::string(kOne) +
+                           "Value '[]' at 'statements.2.member.parameters' failed to satisfy constraint: "
+                           "Member must have length greater than or equal to 1");
+  v1::AttributeValueList one;
+  one.add_values()->set_s("a");
+  Constraints fine;
+  fine.Parameters(&one, "parameters");
+  EXPECT_TRUE(fine.ok());
+}
+
 }  // namespace
 }  // namespace pogi::service

@@ -9,7 +9,8 @@ fresh data folder, start-up to its `Ready.` line, VmRSS 0.5 s later; one
 discarded warm round first, then medians over N rounds, the binaries
 round-robin so drift on a busy machine hits all alike (--cold: each copy
 dropped from the page cache before every start, as after a reboot). Also gives
-RssAnon / RssFile from /proc/PID/status and, with --smaps, the Rss of each
+RssAnon / RssFile from /proc/PID/status, the minor page faults up to then
+and, with --smaps, the Rss of each
 mapping of the last start-up (which of the binary's pages, heap, stacks)."""
 
 import argparse
@@ -32,6 +33,11 @@ def status_kb(pid):
             if k in ("VmRSS", "RssAnon", "RssFile", "RssShmem", "Threads"):
                 out[k] = int(v.split()[0])
     return out
+
+
+def minor_faults(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[7])
 
 
 def smaps(pid):
@@ -87,7 +93,8 @@ def main():
                     "--data-dir", data] + (["--in-memory"] if args.mem else [])
         specs.append(Spec(f"{i}-{os.path.basename(b)}", argv, True, binary=dest))
 
-    res = {s.name: {"ms": [], "rss": [], "anon": [], "file": [], "thr": []}
+    res = {s.name: {"ms": [], "rss": [], "anon": [], "file": [], "thr": [],
+                    "flt": []}
            for s in specs}
     last_smaps = {}
     try:
@@ -99,6 +106,7 @@ def main():
                 try:
                     time.sleep(0.5)
                     st = status_kb(srv.pid)
+                    st["minflt"] = minor_faults(srv.pid)
                     if args.smaps:
                         last_smaps[s.name] = smaps(srv.pid)
                 finally:
@@ -110,17 +118,19 @@ def main():
                     x["anon"].append(st["RssAnon"] / 1024)
                     x["file"].append(st["RssFile"] / 1024)
                     x["thr"].append(st["Threads"])
+                    x["flt"].append(st["minflt"])
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     med = statistics.median
     print(f"{'binary':40} {'start ms':>9} {'VmRSS MB':>9} {'anon':>6} "
-          f"{'file':>6} {'min..max RSS':>13} thr")
+          f"{'file':>6} {'min..max RSS':>13} thr minflt")
     for s in specs:
         x = res[s.name]
         print(f"{s.name[-40:]:40} {med(x['ms']):9.2f} {med(x['rss']):9.2f} "
               f"{med(x['anon']):6.2f} {med(x['file']):6.2f} "
-              f"{min(x['rss']):6.2f}..{max(x['rss']):5.2f} {med(x['thr'])}")
+              f"{min(x['rss']):6.2f}..{max(x['rss']):5.2f} {med(x['thr'])} "
+              f"{med(x['flt'])}")
     for name, rows in last_smaps.items():
         print(f"\n{name}: mappings with Rss (kB), last start-up")
         for m, perm, rss, size in rows:

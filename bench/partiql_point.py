@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
 
+import harness  # noqa: E402
 from harness import Server  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -34,7 +35,8 @@ def main():
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--blocks", type=int, default=10)
     args = ap.parse_args()
-    os.environ["POGI_BIN"] = os.path.abspath(args.pogi)
+    # harness read $POGI_BIN when imported: --pogi is set on it.
+    harness.POGI_BIN = os.path.abspath(args.pogi)
     with Server(in_memory=True) as server:
         ddb = server.client()
         ddb.create_table(TableName="bench", BillingMode="PAY_PER_REQUEST",

@@ -22,6 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
 
+import harness  # noqa: E402
 from harness import Server  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -48,7 +49,8 @@ def main():
     ap.add_argument("--blocks", type=int, default=10)
     ap.add_argument("--durable", action="store_true", help="the default storage instead of --in-memory")
     args = ap.parse_args()
-    os.environ["POGI_BIN"] = os.path.abspath(args.pogi)
+    # harness read $POGI_BIN when imported: --pogi is set on it.
+    harness.POGI_BIN = os.path.abspath(args.pogi)
     with Server(in_memory=not args.durable) as server:
         call(server, "CreateTable", {
             "TableName": "benchr", "BillingMode": "PAY_PER_REQUEST",

@@ -3,6 +3,7 @@
 // them without building a message.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "gateway/json_text.h"
@@ -13,6 +14,11 @@ namespace pogi::gateway {
 // ({"name":{"S":"..."},...}). False, and *out unchanged, when the bytes are
 // not a well-formed Item.
 bool AppendItemProtoJson(std::string_view proto, JsonOut& out);
+
+// The same for the entries of map<string, AttributeValue> field `field` of
+// the serialized message `message` (a stream record's Keys, NewImage and
+// OldImage), other fields skipped.
+bool AppendMapFieldJson(std::string_view message, uint32_t field, JsonOut& out);
 
 // Appends the items of the serialized pogi.v1.ItemList `list_wire` as JSON
 // attribute maps separated by commas (and preceded by one unless *first;

@@ -18,6 +18,7 @@
 #include "gateway/item_proto_json.h"
 #include "gateway/json_doc.h"
 #include "gateway/json_text.h"
+#include "gateway/record_proto_json.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "pogi/v1/streams.pb.h"
 #include "service/item_validation.h"
@@ -521,6 +522,43 @@ void WriteItemList(const v1::ItemList* list, std::optional<std::string_view> car
   out->push_back(']');
 }
 
+void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::string* out);
+
+// GetRecords' records as one JSON array: those set on `m` (none from the
+// engine), then those carried as unknown fields under the same number, each
+// the bytes of a finished stored record (service/actions/get_records.cc),
+// written straight from them.
+void WriteRecords(const Message& m, const FieldDescriptor* f, std::string* out) {
+  const Reflection* r = m.GetReflection();
+  out->push_back('[');
+  bool first = true;
+  for (int k = 0; k < r->FieldSize(m, f); ++k) {
+    if (!first) out->push_back(',');
+    first = false;
+    WriteSingle(m, f, k, out);
+  }
+  const auto& carried = r->GetUnknownFields(m);
+  // One writer for them all: it grows `out` ahead, zero-filled, so one per
+  // record would fill the whole buffer's spare room again for each.
+  JsonOut json(out);
+  for (int i = 0; i < carried.field_count(); ++i) {
+    const auto& u = carried.field(i);
+    if (u.number() != f->number() || u.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+      continue;
+    if (!first) json.Put(',');
+    first = false;
+    if (!AppendRecordJson(u.length_delimited(), json)) {
+      // Not what pogi writes: whatever protobuf makes of it.
+      v1::Record parsed;
+      (void)parsed.ParseFromString(u.length_delimited());
+      std::string text;
+      WriteMessage(parsed, &text);
+      json.Put(text);
+    }
+  }
+  json.Put(']');
+}
+
 void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::string* out) {
   const Reflection* r = m.GetReflection();
   bool rep = index >= 0;
@@ -630,6 +668,8 @@ void WriteMessage(const Message& m, std::string* out) {
     out->push_back(':');
     if (carried) {
       WriteItemList(present ? &static_cast<const v1::ItemList&>(r->GetMessage(m, f)) : nullptr, carried, out);
+    } else if (f->message_type() == v1::Record::descriptor()) {
+      WriteRecords(m, f, out);  // present: GetRecordsResponse.records is always written
     } else {
       WriteField(m, f, out);
     }

@@ -38,8 +38,12 @@ struct ItemForms {
 std::string SerializeRecord(const Table& table, const std::string& view_type,
                             const value::AttributeMap* old_item, const value::AttributeMap* new_item,
                             const ItemForms& forms, double now, ChangeSource source);
-// Sets what a record gets from its stored position.
-void FinishRecord(int64_t stream_id, int64_t sequence, v1::Record* record);
+// Appends the stored record `stored` (SerializeRecord's bytes) as GetRecords
+// shows it, still serialized: with what it gets from its stored position,
+// its event id first and its sequence number in its StreamRecord, before
+// SizeBytes (where a serialized v1::Record has them). False when `stored` is
+// not a record SerializeRecord wrote.
+bool FinishRecord(int64_t stream_id, int64_t sequence, std::string_view stored, std::string* out);
 
 // Sequence numbers are decimal strings of at least 21 digits (DynamoDB's
 // minimum length), so that they sort as strings as well as numbers.

@@ -59,7 +59,12 @@ Result<v1::GetRecordsResponse> Engine::GetRecords(const v1::GetRecordsRequest& r
     return Status::Ok();
   }));
   v1::GetRecordsResponse resp;
-  resp.mutable_records();
+  // The records are carried as their finished bytes, never decoded (as
+  // Query's items are, value::CarryItemList): an unknown field under the
+  // number of `records` serializes as one element of it, so gRPC clients see
+  // plain records, and the JSON gateway writes each straight from its bytes
+  // (1,000 records: 66.4 M -> 13.9 M instructions, README "Streams").
+  auto* carried = resp.GetReflection()->MutableUnknownFields(&resp);
   int64_t after = it->after;
   size_t bytes = 0;
   bool cut = false;
@@ -68,9 +73,10 @@ Result<v1::GetRecordsResponse> Engine::GetRecords(const v1::GetRecordsRequest& r
       cut = true;
       break;
     }
-    v1::Record* r = resp.add_records();
-    if (!r->ParseFromString(row.record)) return Error::Internal("stream record is corrupt");
-    FinishRecord(stream_id, row.sequence, r);
+    std::string* record = carried->AddLengthDelimited(v1::GetRecordsResponse::kRecordsFieldNumber);
+    if (!FinishRecord(stream_id, row.sequence, row.record, record)) {
+      return Error::Internal("stream record is corrupt");
+    }
     bytes += row.record.size();
     after = row.sequence;
   }

@@ -103,13 +103,64 @@ TEST(StreamRecordsTest, SequenceNumbers) {
   EXPECT_FALSE(ParseSequence("12a"));
   EXPECT_FALSE(ParseSequence(""));
   EXPECT_FALSE(ParseSequence("99999999999999999999999"));
-  v1::Record r;
-  FinishRecord(3, 42, &r);
-  EXPECT_EQ(r.dynamodb().sequence_number(), "000000000000000000042");
-  EXPECT_EQ(r.event_id().size(), 32u);
-  v1::Record other;
-  FinishRecord(3, 43, &other);
-  EXPECT_NE(r.event_id(), other.event_id());
+}
+
+// GetRecords' bytes: the stored record with its event id and sequence
+// number, parsing to the built record with those two set, for every view
+// type, change and source.
+TEST(StreamRecordsTest, FinishedRecordIsTheStoredOneWithItsPosition) {
+  Table t = MakeTable();
+  auto old_item = Item("a", "old");
+  auto new_item = Item("a", "new");
+  for (const char* view : {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}) {
+    for (auto [o, n] :
+         {std::pair{&old_item, &new_item}, std::pair{static_cast<value::AttributeMap*>(nullptr), &new_item},
+          std::pair{&old_item, static_cast<value::AttributeMap*>(nullptr)}}) {
+      for (auto source : {ChangeSource::kRequest, ChangeSource::kTimeToLive}) {
+        std::string stored = SerializeRecord(t, view, o, n, {}, 100.5, source);
+        std::string finished = "kept";
+        ASSERT_TRUE(FinishRecord(3, 42, stored, &finished)) << view;
+        ASSERT_EQ(finished.substr(0, 4), "kept");  // appended
+        v1::Record parsed;
+        ASSERT_TRUE(parsed.ParseFromString(finished.substr(4))) << view;
+        v1::Record want = BuildRecord(t, view, o, n, 100.5, source);
+        want.mutable_dynamodb()->set_sequence_number("000000000000000000042");
+        want.set_event_id(parsed.event_id());
+        EXPECT_EQ(parsed.DebugString(), want.DebugString()) << view;
+        // The event id is 32 hex digits of the stream and the position.
+        EXPECT_EQ(parsed.event_id().find_first_not_of("0123456789abcdef"), std::string::npos);
+        EXPECT_EQ(parsed.event_id().size(), 32u);
+      }
+    }
+  }
+}
+
+TEST(StreamRecordsTest, EventIdsFollowTheStreamAndThePosition) {
+  Table t = MakeTable();
+  auto item = Item("a", "new");
+  std::string stored = SerializeRecord(t, "KEYS_ONLY", nullptr, &item, {}, 100.5, ChangeSource::kRequest);
+  auto id = [&](int64_t stream, int64_t sequence) {
+    std::string finished;
+    EXPECT_TRUE(FinishRecord(stream, sequence, stored, &finished));
+    v1::Record r;
+    EXPECT_TRUE(r.ParseFromString(finished));
+    return r.event_id();
+  };
+  EXPECT_EQ(id(3, 42), id(3, 42));  // every read of a record shows the same id
+  EXPECT_NE(id(3, 42), id(3, 43));
+  EXPECT_NE(id(3, 42), id(4, 42));
+}
+
+TEST(StreamRecordsTest, MalformedStoredRecordsAreRefused) {
+  std::string out;
+  EXPECT_FALSE(FinishRecord(3, 42,
+                            std::string("\x32\x05"
+                                        "ab",
+                                        4),
+                            &out));                                             // a field cut short
+  EXPECT_FALSE(FinishRecord(3, 42, std::string("\x08\x01", 2), &out));          // not length-delimited
+  EXPECT_FALSE(FinishRecord(3, 42, std::string("\x32\x02\x09\x01", 4), &out));  // a StreamRecord cut short
+  EXPECT_TRUE(FinishRecord(3, 42, "", &out));  // nothing stored but the position
 }
 
 TEST(StreamRecordsTest, IteratorsRoundTrip) {

@@ -67,7 +67,12 @@ class StreamsTest : public ::testing::Test {
   Result<v1::GetRecordsResponse> Records(const std::string& iterator) {
     v1::GetRecordsRequest req;
     req.set_shard_iterator(iterator);
-    return engine_->GetRecords(req);
+    auto r = engine_->GetRecords(req);
+    if (!r.ok()) return r;
+    // As a client reads the answer, whose records are carried as bytes.
+    v1::GetRecordsResponse parsed;
+    EXPECT_TRUE(parsed.ParseFromString(r->SerializeAsString()));
+    return parsed;
   }
 
   std::shared_ptr<ControllableClock> clock_;

@@ -68,10 +68,18 @@ void AppendDoubleField(int field, double v, std::string* out) {
 // Appends the entries of a serialized pogi.v1.Item (map field 1, each entry
 // length-delimited) as entries of map field `field` (< 16) of another message.
 void AppendAsMapField(std::string_view item_proto, int field, std::string* out) {
-  wire::ForEachField(item_proto, 1, [&](std::string_view entry) {
-    AppendBytesField(field, entry, out);
-    return true;
-  });
+  const char tag = static_cast<char>(field << 3 | wire::kLengthDelimited);
+  wire::Reader r(item_proto);
+  while (!r.done()) {
+    size_t start = r.offset();
+    uint32_t f, t;
+    std::string_view entry;
+    if (!r.Tag(&f, &t) || f != 1 || t != wire::kLengthDelimited || !r.LengthDelimited(&entry)) return;
+    // The entry's length and bytes copied as they are, after the new tag
+    // (field 1's tag is one byte).
+    out->push_back(tag);
+    out->append(item_proto.substr(start + 1, r.offset() - start - 1));
+  }
 }
 
 // The key attributes of `item` as entries of StreamRecord.keys; adds their

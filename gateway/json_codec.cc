@@ -524,6 +524,13 @@ void WriteItemList(const v1::ItemList* list, std::optional<std::string_view> car
 
 void WriteSingle(const Message& m, const FieldDescriptor* f, int index, std::string* out);
 
+// Whether `f` holds stream records (GetRecordsResponse.records). The
+// descriptor is looked up once: every present field of every answer asks.
+bool IsRecords(const FieldDescriptor* f) {
+  static const Descriptor* const kRecord = v1::Record::descriptor();
+  return f->message_type() == kRecord;
+}
+
 // GetRecords' records as one JSON array: those set on `m` (none from the
 // engine), then those carried as unknown fields under the same number, each
 // the bytes of a finished stored record (service/actions/get_records.cc),
@@ -668,7 +675,7 @@ void WriteMessage(const Message& m, std::string* out) {
     out->push_back(':');
     if (carried) {
       WriteItemList(present ? &static_cast<const v1::ItemList&>(r->GetMessage(m, f)) : nullptr, carried, out);
-    } else if (f->message_type() == v1::Record::descriptor()) {
+    } else if (IsRecords(f)) {
       WriteRecords(m, f, out);  // present: GetRecordsResponse.records is always written
     } else {
       WriteField(m, f, out);

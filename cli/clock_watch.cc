@@ -9,7 +9,7 @@
 #include "cli/flags.h"
 #include "gateway/json_codec.h"
 #include "pogi/v1/admin.grpc.pb.h"
-#include "service/clock.h"
+#include "service/core/clock.h"
 
 namespace pogi::cli {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
-#include "service/region.h"
+#include "service/core/region.h"
 
 namespace pogi::cli {
 

@@ -15,10 +15,10 @@
 #include "common/limits.h"
 #include "common/log.h"
 #include "gateway/http_server.h"
-#include "service/engine.h"
-#include "service/maintenance.h"
-#include "service/region.h"
-#include "service/request_log.h"
+#include "service/admin/maintenance.h"
+#include "service/controls/request_log.h"
+#include "service/core/region.h"
+#include "service/engine/engine.h"
 #include "service/rpc/grpc_server.h"
 
 namespace pogi::cli {

@@ -1,7 +1,7 @@
 // A bounds-checked reader of protobuf wire format, for code that reads
 // stored bytes without building messages: the JSON writers that go straight
 // to DynamoDB JSON (gateway/item_proto_json.cc, gateway/record_proto_json.cc)
-// and the stream record finisher (service/stream_records.cc).
+// and the stream record finisher (service/streams/stream_records.cc).
 #pragma once
 
 #include <cstddef>

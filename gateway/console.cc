@@ -1,6 +1,6 @@
 // HandleConsole: the console's assets and its JSON API. Every data call goes
 // through what the other doors use — the DynamoDB operation table with the
-// DynamoDB JSON codec, and the Admin calls of service/admin_calls.h — so the
+// DynamoDB JSON codec, and the Admin calls of service/admin/admin_calls.h — so the
 // page sees exactly DynamoDB's answers and errors.
 #include "gateway/console.h"
 
@@ -9,8 +9,8 @@
 
 #include "gateway/console_assets.h"
 #include "gateway/json_codec.h"
-#include "service/admin_calls.h"
-#include "service/operations.h"
+#include "service/admin/admin_calls.h"
+#include "service/engine/operations.h"
 
 namespace pogi::gateway {
 namespace {

@@ -1,6 +1,6 @@
 // The web console built into pogi: its static page under /_pogi/ and its
 // small JSON API under /_pogi/api/ (DynamoDB operations through the one
-// operation table, Admin calls through service/admin_calls.h, the live
+// operation table, Admin calls through service/admin/admin_calls.h, the live
 // change feed and request tail). Kept apart from the DynamoDB path: the
 // HTTP server routes here by path prefix before any other work.
 #pragma once
@@ -10,7 +10,7 @@
 #include "gateway/console_live.h"
 #include "gateway/handle_request.h"
 #include "gateway/sigv4.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 
 namespace pogi::gateway {
 

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <string>
 
-#include "service/engine.h"
+#include "service/engine/engine.h"
 
 namespace pogi::gateway {
 

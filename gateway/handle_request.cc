@@ -9,7 +9,7 @@
 #include "gateway/json_codec.h"
 #include "gateway/json_doc.h"
 #include "pogi/v1/dynamodb.pb.h"
-#include "service/operations.h"
+#include "service/engine/operations.h"
 
 namespace pogi::gateway {
 namespace {
@@ -120,7 +120,7 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo
   }
   // Fault rules (pogi faults): one relaxed load when there are none.
   if (engine.faults().active()) {
-    if (auto fault = engine.faults().Check(engine, "http", op->name, *request)) {
+    if (auto fault = engine.CheckFaults("http", op->name, *request)) {
       if (fault->error) {
         ApiResponse r = ErrorResponse(*fault->error);
         r.content_type = content_type;

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "common/result.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 
 namespace pogi::gateway {
 

@@ -15,7 +15,7 @@
 #include "common/limits.h"
 #include "common/result.h"
 #include "gateway/sigv4.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 
 namespace pogi::gateway {
 

@@ -21,7 +21,7 @@
 #include "gateway/record_proto_json.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "pogi/v1/streams.pb.h"
-#include "service/item_validation.h"
+#include "service/validate/item_validation.h"
 #include "service/value/item.h"
 
 namespace pogi::gateway {

@@ -1,6 +1,6 @@
 // DynamoDB Streams JSON straight from a serialized pogi.v1.Record: GetRecords
 // answers carry each record as the bytes storage holds, finished with its
-// event id and sequence number (service/stream_records.h FinishRecord), and
+// event id and sequence number (service/streams/stream_records.h FinishRecord), and
 // this writes them without building a message.
 #pragma once
 

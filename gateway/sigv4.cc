@@ -8,7 +8,7 @@
 
 #include "common/sha256.h"
 #include "gateway/edge.h"
-#include "service/region.h"
+#include "service/core/region.h"
 
 namespace pogi::gateway {
 namespace {

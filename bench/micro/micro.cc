@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "gateway/json_codec.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/expr/evaluator.h"
 #include "service/expr/parser.h"
 #include "service/expr/substitutions.h"

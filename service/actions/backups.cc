@@ -14,11 +14,11 @@
 //     a finished table answers TableAlreadyExistsException instead).
 // A table is always ACTIVE between requests (CreateTable, UpdateTable and
 // restores answer CREATING/UPDATING as DynamoDB does, but are done).
-#include "service/backup_description.h"
-#include "service/control_plane.h"
-#include "service/engine.h"
-#include "service/item_write.h"
-#include "service/pitr_history.h"
+#include "service/backup/backup_description.h"
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
+#include "service/write/item_write.h"
+#include "service/write/pitr_history.h"
 
 namespace pogi::service {
 namespace {

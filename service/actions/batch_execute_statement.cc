@@ -2,16 +2,16 @@
 // SELECT of one item by its full key) or all writes, each run on its own:
 // one Responses entry per statement, in order, with an Error for those that
 // failed while the others succeeded.
-#include "service/capacity.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/expr/evaluator.h"
 #include "service/expr/projection.h"
-#include "service/item_request.h"
-#include "service/multi_item.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/runner.h"
 #include "service/partiql/statement_list.h"
-#include "service/request_expressions.h"
+#include "service/validate/capacity.h"
+#include "service/validate/item_request.h"
+#include "service/validate/request_expressions.h"
+#include "service/write/multi_item.h"
 
 namespace pogi::service {
 namespace {

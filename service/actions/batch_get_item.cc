@@ -4,16 +4,16 @@
 #include <algorithm>
 #include <set>
 
-#include "service/capacity.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/expr/legacy.h"
 #include "service/expr/projection.h"
-#include "service/item_request.h"
-#include "service/item_validation.h"
-#include "service/item_write.h"
-#include "service/lagged_read.h"
-#include "service/multi_item.h"
-#include "service/request_expressions.h"
+#include "service/read/lagged_read.h"
+#include "service/validate/capacity.h"
+#include "service/validate/item_request.h"
+#include "service/validate/item_validation.h"
+#include "service/validate/request_expressions.h"
+#include "service/write/item_write.h"
+#include "service/write/multi_item.h"
 
 namespace pogi::service {
 namespace {

@@ -1,11 +1,11 @@
 // UpdateContinuousBackups, DescribeContinuousBackups: point-in-time
 // recovery's switch and recovery window. Turning it on records the table's
 // items as they are then; from then on the write path records every change
-// (service/pitr_history.h); turning it off forgets the history.
-#include "service/control_plane.h"
-#include "service/engine.h"
-#include "service/item_write.h"
-#include "service/pitr_history.h"
+// (service/write/pitr_history.h); turning it off forgets the history.
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
+#include "service/write/item_write.h"
+#include "service/write/pitr_history.h"
 
 namespace pogi::service {
 namespace {

@@ -2,8 +2,8 @@
 // ListContributorInsights: the per-table and per-index switch and the state
 // DynamoDB shows for it (ENABLING -> ENABLED, DISABLING -> DISABLED). pogi
 // keeps no contributor statistics.
-#include "service/control_plane.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
 
 namespace pogi::service {
 namespace {

@@ -4,12 +4,12 @@
 #include <random>
 #include <set>
 
-#include "service/constraints.h"
-#include "service/control_plane.h"
-#include "service/engine.h"
-#include "service/index_schema.h"
-#include "service/region.h"
-#include "service/stream_settings.h"
+#include "service/core/region.h"
+#include "service/engine/engine.h"
+#include "service/streams/stream_settings.h"
+#include "service/validate/constraints.h"
+#include "service/validate/control_plane.h"
+#include "service/validate/index_schema.h"
 
 namespace pogi::service {
 namespace {

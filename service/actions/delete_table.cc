@@ -1,11 +1,11 @@
 // DeleteTable: remove a table and all its items; answers DynamoDB's short
 // description of the table being deleted. A table with point-in-time
 // recovery on leaves a SYSTEM backup that keeps its items and its history.
-#include "service/backup_description.h"
-#include "service/constraints.h"
-#include "service/control_plane.h"
-#include "service/engine.h"
-#include "service/pitr_history.h"
+#include "service/backup/backup_description.h"
+#include "service/engine/engine.h"
+#include "service/validate/constraints.h"
+#include "service/validate/control_plane.h"
+#include "service/write/pitr_history.h"
 
 namespace pogi::service {
 

@@ -1,5 +1,5 @@
 // DescribeEndpoints: the address the client reached pogi at, cached for a day.
-#include "service/engine.h"
+#include "service/engine/engine.h"
 
 namespace pogi::service {
 

@@ -1,5 +1,5 @@
 // DescribeLimits: DynamoDB's default capacity quotas of an account and a table.
-#include "service/engine.h"
+#include "service/engine/engine.h"
 
 namespace pogi::service {
 

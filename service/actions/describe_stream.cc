@@ -1,8 +1,8 @@
 // DescribeStream (DynamoDB Streams): a stream, its status and its shards
 // (parents before children) with their sequence number ranges.
-#include "service/constraints.h"
-#include "service/engine.h"
-#include "service/stream_records.h"
+#include "service/engine/engine.h"
+#include "service/streams/stream_records.h"
+#include "service/validate/constraints.h"
 
 namespace pogi::service {
 

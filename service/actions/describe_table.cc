@@ -1,7 +1,7 @@
 // DescribeTable: the table's description with its live item count and size.
-#include "service/constraints.h"
-#include "service/control_plane.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/constraints.h"
+#include "service/validate/control_plane.h"
 
 namespace pogi::service {
 

@@ -1,8 +1,8 @@
 // DescribeTimeToLive: the table's TimeToLiveDescription (DISABLED, with no
 // attribute, until TTL is enabled).
-#include "service/constraints.h"
-#include "service/control_plane.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/constraints.h"
+#include "service/validate/control_plane.h"
 
 namespace pogi::service {
 

@@ -1,11 +1,11 @@
 // ExecuteStatement: one PartiQL statement. A SELECT reads one page (a Query
 // when its WHERE fixes the partition key, else a Scan; NextToken for the
 // next); INSERT, UPDATE and DELETE write one item through the one write path.
-#include "service/engine.h"
-#include "service/item_request.h"
+#include "service/engine/engine.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/runner.h"
-#include "service/request_expressions.h"
+#include "service/validate/item_request.h"
+#include "service/validate/request_expressions.h"
 
 namespace pogi::service {
 namespace {

@@ -3,14 +3,14 @@
 // the same storage transaction, ClientRequestToken idempotency and
 // TransactionCanceledException (reasons in statement order) serve both; a
 // transaction of SELECTs of single items runs as one TransactGetItems.
-#include "service/engine.h"
-#include "service/item_request.h"
-#include "service/multi_item.h"
+#include "service/engine/engine.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/render.h"
 #include "service/partiql/runner.h"
 #include "service/partiql/statement_list.h"
-#include "service/request_expressions.h"
+#include "service/validate/item_request.h"
+#include "service/validate/request_expressions.h"
+#include "service/write/multi_item.h"
 
 namespace pogi::service {
 namespace {

@@ -1,12 +1,12 @@
 // GetItem: read one item by its full primary key, projected if asked.
-#include "service/capacity.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/expr/legacy.h"
 #include "service/expr/projection.h"
-#include "service/item_request.h"
-#include "service/item_validation.h"
-#include "service/lagged_read.h"
-#include "service/request_expressions.h"
+#include "service/read/lagged_read.h"
+#include "service/validate/capacity.h"
+#include "service/validate/item_request.h"
+#include "service/validate/item_validation.h"
+#include "service/validate/request_expressions.h"
 
 namespace pogi::service {
 

@@ -1,10 +1,10 @@
 // GetRecords (DynamoDB Streams): the records after an iterator's position in
 // its shard, up to Limit (1,000) or 1 MB, and the iterator to go on from;
 // none once a closed shard is read to its end.
-#include "service/clock.h"
-#include "service/constraints.h"
-#include "service/engine.h"
-#include "service/stream_records.h"
+#include "service/core/clock.h"
+#include "service/engine/engine.h"
+#include "service/streams/stream_records.h"
+#include "service/validate/constraints.h"
 
 namespace pogi::service {
 namespace {
@@ -63,7 +63,7 @@ Result<v1::GetRecordsResponse> Engine::GetRecords(const v1::GetRecordsRequest& r
   // Query's items are, value::CarryItemList): an unknown field under the
   // number of `records` serializes as one element of it, so gRPC clients see
   // plain records, and the JSON gateway writes each straight from its bytes
-  // (1,000 records: 66.4 M -> 13.9 M instructions, README "Streams").
+  // (1,000 records: 66.4 M -> 13.9 M instructions when this was written).
   auto* carried = resp.GetReflection()->MutableUnknownFields(&resp);
   int64_t after = it->after;
   size_t bytes = 0;

@@ -1,9 +1,9 @@
 // GetShardIterator (DynamoDB Streams): a position in a shard, from its
 // oldest record kept (TRIM_HORIZON), after its newest (LATEST), or at or
 // after a sequence number. Iterators live 15 minutes of clock time.
-#include "service/constraints.h"
-#include "service/engine.h"
-#include "service/stream_records.h"
+#include "service/engine/engine.h"
+#include "service/streams/stream_records.h"
+#include "service/validate/constraints.h"
 
 namespace pogi::service {
 

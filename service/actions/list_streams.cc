@@ -1,7 +1,7 @@
 // ListStreams (DynamoDB Streams): the streams of every table or of one,
 // oldest first, disabled ones included for their 24-hour retention.
-#include "service/constraints.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/constraints.h"
 
 namespace pogi::service {
 

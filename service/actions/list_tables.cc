@@ -1,6 +1,6 @@
 // ListTables: table names in order, paged by Limit and ExclusiveStartTableName.
-#include "service/constraints.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/constraints.h"
 
 namespace pogi::service {
 

@@ -1,6 +1,6 @@
 // ListTagsOfResource: a table's tags, ordered by key, ten to a page.
-#include "service/control_plane.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
 
 namespace pogi::service {
 namespace {

@@ -1,9 +1,9 @@
 // Query: the items of one partition of a table or index, in sort-key order,
 // one page at a time, filtered and projected.
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/expr/legacy.h"
-#include "service/key_condition.h"
-#include "service/read_request.h"
+#include "service/read/key_condition.h"
+#include "service/read/read_request.h"
 
 namespace pogi::service {
 namespace {

@@ -2,9 +2,9 @@
 // resource-based policy, stored and returned as given, never enforced.
 #include <optional>
 
-#include "service/control_plane.h"
-#include "service/engine.h"
-#include "service/pitr_history.h"
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
+#include "service/write/pitr_history.h"
 
 namespace pogi::service {
 namespace {

@@ -1,9 +1,9 @@
 // RestoreTableFromBackup: a new table made from a backup's items and
 // settings, with the request's overrides.
-#include "service/constraints.h"
-#include "service/control_plane.h"
-#include "service/engine.h"
-#include "service/index_schema.h"
+#include "service/engine/engine.h"
+#include "service/validate/constraints.h"
+#include "service/validate/control_plane.h"
+#include "service/validate/index_schema.h"
 
 namespace pogi::service {
 

@@ -4,10 +4,10 @@
 // backup kept its history.
 #include <cmath>
 
-#include "service/backup_description.h"
-#include "service/control_plane.h"
-#include "service/engine.h"
-#include "service/pitr_history.h"
+#include "service/backup/backup_description.h"
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
+#include "service/write/pitr_history.h"
 
 namespace pogi::service {
 namespace {

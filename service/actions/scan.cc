@@ -1,7 +1,7 @@
 // Scan: every item of a table or index in hash order, one page at a time,
 // optionally one segment of a parallel scan.
-#include "service/engine.h"
-#include "service/read_request.h"
+#include "service/engine/engine.h"
+#include "service/read/read_request.h"
 
 namespace pogi::service {
 

@@ -1,6 +1,6 @@
 // TagResource: add or replace tags of a table, named by its ARN.
-#include "service/control_plane.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
 
 namespace pogi::service {
 

@@ -1,8 +1,8 @@
 // UntagResource: remove tags of a table by key; an absent key is no error.
 #include <set>
 
-#include "service/control_plane.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
 
 namespace pogi::service {
 

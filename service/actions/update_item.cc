@@ -1,16 +1,16 @@
 // UpdateItem: apply an update to one item (creating it when missing, as
 // DynamoDB does, unless the update only removes), if the condition (if any)
 // holds on the item as it was.
-#include "service/capacity.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/expr/legacy.h"
 #include "service/expr/projection.h"
 #include "service/expr/update.h"
-#include "service/item_request.h"
-#include "service/item_validation.h"
-#include "service/item_write.h"
-#include "service/multi_item.h"
-#include "service/request_expressions.h"
+#include "service/validate/capacity.h"
+#include "service/validate/item_request.h"
+#include "service/validate/item_validation.h"
+#include "service/validate/request_expressions.h"
+#include "service/write/item_write.h"
+#include "service/write/multi_item.h"
 
 namespace pogi::service {
 

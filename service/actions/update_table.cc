@@ -4,14 +4,14 @@
 #include <map>
 #include <set>
 
-#include "service/engine.h"
-#include "service/index_entries.h"
-#include "service/index_schema.h"
-#include "service/item_request.h"
-#include "service/item_validation.h"
-#include "service/item_write.h"
-#include "service/request_expressions.h"
-#include "service/stream_settings.h"
+#include "service/engine/engine.h"
+#include "service/streams/stream_settings.h"
+#include "service/validate/index_schema.h"
+#include "service/validate/item_request.h"
+#include "service/validate/item_validation.h"
+#include "service/validate/request_expressions.h"
+#include "service/write/index_entries.h"
+#include "service/write/item_write.h"
 
 namespace pogi::service {
 namespace {

@@ -4,9 +4,9 @@
 // (DynamoDB passes through ENABLING/DISABLING for up to an hour).
 #include <map>
 
-#include "service/constraints.h"
-#include "service/engine.h"
-#include "service/item_write.h"
+#include "service/engine/engine.h"
+#include "service/validate/constraints.h"
+#include "service/write/item_write.h"
 
 namespace pogi::service {
 namespace {

@@ -12,10 +12,10 @@
 #include <algorithm>
 #include <set>
 
-#include "service/item_validation.h"
-#include "service/multi_item.h"
 #include "service/partiql/lexer.h"
+#include "service/validate/item_validation.h"
 #include "service/value/decimal.h"
+#include "service/write/multi_item.h"
 
 namespace pogi::partiql {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "service/catalog.h"
+#include "service/core/catalog.h"
 #include "service/partiql/ast.h"
 #include "service/value/item.h"
 

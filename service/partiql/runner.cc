@@ -7,14 +7,14 @@
 
 #include "common/base64.h"
 #include "common/sha256.h"
-#include "service/capacity.h"
-#include "service/engine.h"
-#include "service/key_condition.h"
-#include "service/multi_item.h"
+#include "service/engine/engine.h"
 #include "service/partiql/plan.h"
 #include "service/partiql/render.h"
-#include "service/read_page.h"
-#include "service/read_request.h"
+#include "service/read/key_condition.h"
+#include "service/read/read_page.h"
+#include "service/read/read_request.h"
+#include "service/validate/capacity.h"
+#include "service/write/multi_item.h"
 
 namespace pogi::service {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "common/result.h"
 #include "pogi/v1/dynamodb.pb.h"
-#include "service/catalog.h"
+#include "service/core/catalog.h"
 #include "service/partiql/ast.h"
 #include "service/value/item.h"
 

@@ -2,9 +2,9 @@
 // members it checks.
 #include "service/partiql/statement_list.h"
 
-#include "service/item_request.h"
-#include "service/multi_item.h"
-#include "service/request_expressions.h"
+#include "service/validate/item_request.h"
+#include "service/validate/request_expressions.h"
+#include "service/write/multi_item.h"
 
 namespace pogi::service {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "pogi/v1/dynamodb.pb.h"
-#include "service/constraints.h"
+#include "service/validate/constraints.h"
 
 namespace pogi::service {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "pogi/v1/admin.pb.h"
-#include "service/change_feed.h"
+#include "service/write/change_feed.h"
 
 namespace pogi::rpc {
 

@@ -1,5 +1,5 @@
 // AdminRpcs: the calls of pogi.v1.Admin beyond status and shutdown — the
-// unary ones over service/admin_calls.h (admin_unary.cc), read lag
+// unary ones over service/admin/admin_calls.h (admin_unary.cc), read lag
 // (admin_lag.cc), export and import (admin_export.cc), the request tail
 // (admin_metrics.cc).
 // Included by the gRPC files of service/rpc only.
@@ -8,7 +8,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "pogi/v1/admin.grpc.pb.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 
 namespace pogi::rpc {
 

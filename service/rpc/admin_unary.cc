@@ -1,7 +1,7 @@
 // The unary Admin calls (tables, reset, snapshots, fault rules, metrics,
-// clock): gRPC adapters over service/admin_calls.h, which the console's JSON
+// clock): gRPC adapters over service/admin/admin_calls.h, which the console's JSON
 // API calls too.
-#include "service/admin_calls.h"
+#include "service/admin/admin_calls.h"
 #include "service/rpc/admin_service.h"
 #include "service/rpc/grpc_server.h"
 

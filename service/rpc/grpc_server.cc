@@ -13,7 +13,7 @@
 #include <mutex>
 
 #include "pogi/v1/admin.grpc.pb.h"
-#include "service/operations.h"
+#include "service/engine/operations.h"
 #include "service/rpc/admin_changes.h"
 #include "service/rpc/admin_service.h"
 #include "service/rpc/reflection_service.h"
@@ -75,7 +75,7 @@ class UnaryReactor final : public grpc::ServerGenericBidiReactor {
     if (observing_) table_ = service::TableNameOf(*req);
     // Fault rules (pogi faults): one relaxed load when there are none.
     if (engine_.faults().active()) {
-      if (auto fault = engine_.faults().Check(engine_, "grpc", op->name, *req)) {
+      if (auto fault = engine_.CheckFaults("grpc", op->name, *req)) {
         // A gRPC call cannot cut the shared HTTP/2 connection alone: a cut
         // answers UNAVAILABLE, what a client sees when its connection drops.
         if (fault->error) return FinishWith(*fault->error);

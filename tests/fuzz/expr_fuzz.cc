@@ -15,8 +15,8 @@
 #include "service/expr/parser.h"
 #include "service/expr/projection.h"
 #include "service/expr/update.h"
-#include "service/key_condition.h"
-#include "service/request_expressions.h"
+#include "service/read/key_condition.h"
+#include "service/validate/request_expressions.h"
 
 namespace pogi {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "service/expr/types.h"
-#include "service/item_validation.h"
+#include "service/validate/item_validation.h"
 
 namespace pogi::fuzz {
 

@@ -18,7 +18,7 @@
 #include "gateway/handle_request.h"
 #include "gateway/http_request.h"
 #include "gateway/sigv4.h"
-#include "service/clock.h"
+#include "service/core/clock.h"
 #include "storage/storage.h"
 
 namespace pogi {

@@ -16,7 +16,7 @@
 
 #include "gateway/json_codec.h"
 #include "pogi/v1/streams.pb.h"
-#include "service/stream_records.h"
+#include "service/streams/stream_records.h"
 #include "tests/unit/random_items.h"
 
 namespace pogi::gateway {

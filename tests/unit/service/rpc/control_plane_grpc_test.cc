@@ -8,7 +8,7 @@
 #include <string>
 
 #include "pogi/v1/dynamodb.grpc.pb.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/rpc/grpc_server.h"
 #include "tests/unit/service/rpc/grpc_door_fixture.h"
 #include "tests/unit/value_builders.h"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "pogi/v1/dynamodb.grpc.pb.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/rpc/grpc_server.h"
 
 namespace pogi::rpc {

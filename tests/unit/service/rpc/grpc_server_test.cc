@@ -11,7 +11,7 @@
 #include <string>
 
 #include "pogi/v1/dynamodb.grpc.pb.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "tests/unit/value_builders.h"
 
 namespace pogi::rpc {

@@ -13,7 +13,7 @@
 #include "pogi/v1/admin.grpc.pb.h"
 #include "pogi/v1/dynamodb.grpc.pb.h"
 #include "pogi/v1/streams.grpc.pb.h"
-#include "service/engine.h"
+#include "service/engine/engine.h"
 #include "service/rpc/grpc_server.h"
 #include "tests/unit/value_builders.h"
 

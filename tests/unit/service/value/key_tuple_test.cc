@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <random>
 
-#include "service/key_condition.h"
+#include "service/read/key_condition.h"
 #include "service/value/item.h"
 
 namespace pogi::value {

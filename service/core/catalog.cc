@@ -1,0 +1,127 @@
+// Catalog: the name -> table map behind every request.
+#include "service/core/catalog.h"
+
+#include "service/core/read_lag.h"
+
+namespace pogi::service {
+
+std::shared_ptr<const Table> Catalog::Find(const std::string& name) const {
+  std::lock_guard lock(mu_);
+  auto it = tables_.find(name);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+void Catalog::Put(std::shared_ptr<const Table> table) {
+  std::lock_guard lock(mu_);
+  tables_[table->description.table_name()] = std::move(table);
+}
+
+void Catalog::Remove(const std::string& name) {
+  std::lock_guard lock(mu_);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) return;
+  if (read_lag_) read_lag_->Forget(it->second->id);
+  tables_.erase(it);
+}
+
+void Catalog::ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables) {
+  std::map<std::string, std::shared_ptr<const Table>> next;
+  for (const auto& t : tables) next[t->description.table_name()] = t;
+  std::lock_guard lock(mu_);
+  if (read_lag_) read_lag_->ForgetAll();
+  tables_ = std::move(next);
+}
+
+std::vector<std::shared_ptr<const Table>> Catalog::All() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::shared_ptr<const Table>> out;
+  out.reserve(tables_.size());
+  for (const auto& [name, t] : tables_) out.push_back(t);
+  return out;
+}
+
+std::shared_ptr<const Table> Catalog::WithSettings(const Table& table, v1::TableSettings settings) {
+  auto t = std::make_shared<Table>(table);
+  t->settings = std::move(settings);
+  return t;
+}
+
+const Index* Table::FindIndex(const std::string& name) const {
+  for (const auto& i : indexes) {
+    if (i.name == name) return &i;
+  }
+  return nullptr;
+}
+
+bool KeySchema::Has(const std::string& name) const {
+  for (const auto* part : {&hash, &range}) {
+    for (const KeyAttribute& k : *part) {
+      if (k.name == name) return true;
+    }
+  }
+  return false;
+}
+
+KeySchema Table::KeysOf(const Index* index) const {
+  if (index) return index->keys;
+  KeySchema keys;
+  keys.hash.push_back(hash);
+  if (range) keys.range.push_back(*range);
+  return keys;
+}
+
+std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription description,
+                                           const std::map<std::string, int64_t>& index_ids) const {
+  auto t = std::make_shared<Table>();
+  t->id = id;
+  t->item_collection_limit = item_collection_limit_;
+  t->clock = clock_;
+  if (auto current = Find(description.table_name()); current && current->id == id) {
+    t->settings = current->settings;
+  }
+  auto type_of = [&](const std::string& name) {
+    for (const auto& def : description.attribute_definitions()) {
+      if (def.attribute_name() == name) return def.attribute_type();
+    }
+    return std::string();
+  };
+  auto resolve = [&](const auto& key_schema, KeyAttribute* hash, std::optional<KeyAttribute>* range) {
+    for (const auto& k : key_schema) {
+      KeyAttribute attr{k.attribute_name(), type_of(k.attribute_name())};
+      if (k.key_type() == "HASH") {
+        *hash = attr;
+      } else {
+        *range = attr;
+      }
+    }
+  };
+  resolve(description.key_schema(), &t->hash, &t->range);
+  auto add_index = [&](const auto& d, bool global) {
+    Index index;
+    index.name = d.index_name();
+    auto it = index_ids.find(index.name);
+    index.id = it == index_ids.end() ? 0 : it->second;
+    index.global = global;
+    // In key-schema order: every HASH element comes before every RANGE one.
+    for (const auto& k : d.key_schema()) {
+      (k.key_type() == "HASH" ? index.keys.hash : index.keys.range)
+          .push_back(KeyAttribute{k.attribute_name(), type_of(k.attribute_name())});
+    }
+    index.projection_type = d.projection().projection_type();
+    index.non_key_attributes.insert(d.projection().non_key_attributes().begin(),
+                                    d.projection().non_key_attributes().end());
+    t->indexes.push_back(std::move(index));
+  };
+  for (const auto& g : description.global_secondary_indexes()) add_index(g, true);
+  for (const auto& l : description.local_secondary_indexes()) add_index(l, false);
+  t->capture = capture_;
+  t->read_lag = read_lag_;
+  if (description.stream_specification().stream_enabled()) {
+    t->stream_id = description.pogi_stream_id();
+    t->stream_view_type = description.stream_specification().stream_view_type();
+  }
+  t->description = std::move(description);
+  return t;
+}
+
+}  // namespace pogi::service

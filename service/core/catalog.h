@@ -1,0 +1,126 @@
+// The engine's in-memory view of the table catalog: each table's storage id,
+// description and key schema, looked up by name on every request. Loaded from
+// storage at start; updated by CreateTable/DeleteTable under their write.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pogi/v1/control_state.pb.h"
+#include "pogi/v1/dynamodb.pb.h"
+#include "service/core/clock.h"
+
+namespace pogi::service {
+
+// One key attribute of a table or index: its name and type ("S", "N" or "B").
+struct KeyAttribute {
+  std::string name;
+  std::string type;
+};
+
+// The most attributes a GSI's partition key, and its sort key, may have.
+inline constexpr size_t kMaxKeyAttributes = 4;
+
+// The key attributes of what a Query or Scan reads, in key-schema order. A
+// table and a local index have one partition-key attribute and at most one
+// sort-key attribute; a global index up to four of each (multi-attribute
+// keys), stored as value/key_tuple.h encodes them.
+struct KeySchema {
+  std::vector<KeyAttribute> hash;
+  std::vector<KeyAttribute> range;
+  // Whether `name` is one of these attributes.
+  bool Has(const std::string& name) const;
+};
+
+// A secondary index as the engine uses it.
+struct Index {
+  std::string name;
+  int64_t id = 0;  // storage id of its entries
+  bool global = true;
+  KeySchema keys;
+  std::string projection_type;               // ALL, KEYS_ONLY or INCLUDE
+  std::set<std::string> non_key_attributes;  // for INCLUDE
+};
+
+// DynamoDB's limit on an item collection (the items of one partition key and
+// their local secondary index entries) of a table with local indexes.
+inline constexpr int64_t kMaxItemCollectionBytes = int64_t{10} * 1024 * 1024 * 1024;
+
+struct ChangeCapture;  // write/change_capture.h
+class ReadLag;         // read_lag.h
+
+struct Table {
+  int64_t id = 0;
+  int64_t item_collection_limit = kMaxItemCollectionBytes;
+  v1::TableDescription description;  // without live counters
+  KeyAttribute hash;
+  std::optional<KeyAttribute> range;
+  std::vector<Index> indexes;
+  // Streams and the change feed: the stream records go to (0: none), and
+  // where changes are captured (null in tests that build tables by hand).
+  int64_t stream_id = 0;
+  std::string stream_view_type;
+  const ChangeCapture* capture = nullptr;
+  // pogi's settings kept beside the description: tags, resource policy,
+  // contributor insights, point-in-time recovery (ApplyChange records
+  // history while settings.pitr().enabled()).
+  v1::TableSettings settings;
+  const Clock* clock = nullptr;  // the engine's, for the write path
+  // Where the write path records versions for lagging reads (null in tests
+  // that build tables by hand).
+  ReadLag* read_lag = nullptr;
+
+  const Index* FindIndex(const std::string& name) const;
+  // The key schema a read of the table (index null) or of `index` uses.
+  KeySchema KeysOf(const Index* index) const;
+  // Whether `name` is a key attribute of the table or of any index.
+  bool IsTableKey(const std::string& name) const {
+    return name == hash.name || (range && name == range->name);
+  }
+};
+
+class Catalog {
+ public:
+  // `item_collection_limit` is given to every table it makes (a test can
+  // lower it to reach the limit with little data).
+  explicit Catalog(int64_t item_collection_limit = kMaxItemCollectionBytes, const Clock* clock = nullptr)
+      : item_collection_limit_(item_collection_limit), clock_(clock) {}
+
+  std::shared_ptr<const Table> Find(const std::string& name) const;
+  void Put(std::shared_ptr<const Table> table);
+  void Remove(const std::string& name);
+  // Replaces every table at once (after a snapshot restore).
+  void ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables);
+  // Every table, ordered by name.
+  std::vector<std::shared_ptr<const Table>> All() const;
+
+  // Builds a Table (key attributes resolved) from its stored description and
+  // the storage ids of its indexes, by index name. A table rebuilt for a new
+  // description (UpdateTable) keeps the settings of the catalog's entry with
+  // the same id.
+  std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description,
+                                    const std::map<std::string, int64_t>& index_ids = {}) const;
+  // A copy of `table` with other settings.
+  static std::shared_ptr<const Table> WithSettings(const Table& table, v1::TableSettings settings);
+
+  // Given to every table made from now on.
+  void set_capture(const ChangeCapture* capture) { capture_ = capture; }
+  // Given to every table made from now on; told when tables go away (their
+  // recorded versions with them: a table id may be used again).
+  void set_read_lag(ReadLag* read_lag) { read_lag_ = read_lag; }
+
+ private:
+  const int64_t item_collection_limit_;
+  const ChangeCapture* capture_ = nullptr;
+  ReadLag* read_lag_ = nullptr;
+  const Clock* clock_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const Table>> tables_;
+};
+
+}  // namespace pogi::service

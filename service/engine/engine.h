@@ -1,0 +1,223 @@
+// Engine: DynamoDB's operations over storage. It validates each request,
+// runs it atomically, and returns a proto response or a pogi::Error. It knows
+// nothing of HTTP, JSON or gRPC; both front doors call it. Thread-safe.
+//
+// Each operation lives in its own file under service/actions/.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+
+#include "common/result.h"
+#include "pogi/v1/control_state.pb.h"
+#include "pogi/v1/dynamodb.pb.h"
+#include "pogi/v1/streams.pb.h"
+#include "service/backup/restore.h"
+#include "service/controls/faults.h"
+#include "service/controls/metrics.h"
+#include "service/controls/request_observers.h"
+#include "service/core/catalog.h"
+#include "service/core/clock.h"
+#include "service/core/read_lag.h"
+#include "service/streams/streams.h"
+#include "service/write/change_capture.h"
+#include "service/write/change_feed.h"
+#include "service/write/transaction_tokens.h"
+#include "storage/storage.h"
+
+namespace pogi::service {
+
+class PartiqlRunner;  // service/partiql/runner.h
+
+struct TableStats {
+  std::string name;
+  std::string status;
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+};
+
+class Engine {
+ public:
+  // Opens storage and loads the catalog.
+  // `item_collection_limit` is DynamoDB's 10 GB unless a test lowers it.
+  static Result<std::unique_ptr<Engine>> Open(const storage::Options& options,
+                                              std::shared_ptr<const Clock> clock,
+                                              int64_t item_collection_limit = kMaxItemCollectionBytes);
+
+  Result<v1::CreateTableResponse> CreateTable(const v1::CreateTableRequest& req);
+  Result<v1::DescribeTableResponse> DescribeTable(const v1::DescribeTableRequest& req);
+  Result<v1::DeleteTableResponse> DeleteTable(const v1::DeleteTableRequest& req);
+  Result<v1::ListTablesResponse> ListTables(const v1::ListTablesRequest& req);
+  Result<v1::PutItemResponse> PutItem(const v1::PutItemRequest& req);
+  Result<v1::GetItemResponse> GetItem(const v1::GetItemRequest& req);
+  Result<v1::DeleteItemResponse> DeleteItem(const v1::DeleteItemRequest& req);
+  Result<v1::UpdateItemResponse> UpdateItem(const v1::UpdateItemRequest& req);
+  Result<v1::QueryResponse> Query(const v1::QueryRequest& req);
+  Result<v1::ScanResponse> Scan(const v1::ScanRequest& req);
+  Result<v1::UpdateTableResponse> UpdateTable(const v1::UpdateTableRequest& req);
+  Result<v1::BatchGetItemResponse> BatchGetItem(const v1::BatchGetItemRequest& req);
+  Result<v1::BatchWriteItemResponse> BatchWriteItem(const v1::BatchWriteItemRequest& req);
+  Result<v1::TransactWriteItemsResponse> TransactWriteItems(const v1::TransactWriteItemsRequest& req);
+  Result<v1::TransactGetItemsResponse> TransactGetItems(const v1::TransactGetItemsRequest& req);
+  Result<v1::UpdateTimeToLiveResponse> UpdateTimeToLive(const v1::UpdateTimeToLiveRequest& req);
+  Result<v1::DescribeTimeToLiveResponse> DescribeTimeToLive(const v1::DescribeTimeToLiveRequest& req);
+  // DynamoDB Streams.
+  Result<v1::ListStreamsResponse> ListStreams(const v1::ListStreamsRequest& req);
+  Result<v1::DescribeStreamResponse> DescribeStream(const v1::DescribeStreamRequest& req);
+  Result<v1::GetShardIteratorResponse> GetShardIterator(const v1::GetShardIteratorRequest& req);
+  Result<v1::GetRecordsResponse> GetRecords(const v1::GetRecordsRequest& req);
+  // The control plane (service/actions/, one file per operation or family).
+  Result<v1::TagResourceResponse> TagResource(const v1::TagResourceRequest& req);
+  Result<v1::UntagResourceResponse> UntagResource(const v1::UntagResourceRequest& req);
+  Result<v1::ListTagsOfResourceResponse> ListTagsOfResource(const v1::ListTagsOfResourceRequest& req);
+  Result<v1::DescribeLimitsResponse> DescribeLimits(const v1::DescribeLimitsRequest& req);
+  Result<v1::DescribeEndpointsResponse> DescribeEndpoints(const v1::DescribeEndpointsRequest& req);
+  Result<v1::PutResourcePolicyResponse> PutResourcePolicy(const v1::PutResourcePolicyRequest& req);
+  Result<v1::GetResourcePolicyResponse> GetResourcePolicy(const v1::GetResourcePolicyRequest& req);
+  Result<v1::DeleteResourcePolicyResponse> DeleteResourcePolicy(const v1::DeleteResourcePolicyRequest& req);
+  Result<v1::DescribeContributorInsightsResponse> DescribeContributorInsights(
+      const v1::DescribeContributorInsightsRequest& req);
+  Result<v1::UpdateContributorInsightsResponse> UpdateContributorInsights(
+      const v1::UpdateContributorInsightsRequest& req);
+  Result<v1::ListContributorInsightsResponse> ListContributorInsights(
+      const v1::ListContributorInsightsRequest& req);
+  Result<v1::CreateBackupResponse> CreateBackup(const v1::CreateBackupRequest& req);
+  Result<v1::DescribeBackupResponse> DescribeBackup(const v1::DescribeBackupRequest& req);
+  Result<v1::ListBackupsResponse> ListBackups(const v1::ListBackupsRequest& req);
+  Result<v1::DeleteBackupResponse> DeleteBackup(const v1::DeleteBackupRequest& req);
+  Result<v1::RestoreTableFromBackupResponse> RestoreTableFromBackup(
+      const v1::RestoreTableFromBackupRequest& req);
+  Result<v1::UpdateContinuousBackupsResponse> UpdateContinuousBackups(
+      const v1::UpdateContinuousBackupsRequest& req);
+  Result<v1::DescribeContinuousBackupsResponse> DescribeContinuousBackups(
+      const v1::DescribeContinuousBackupsRequest& req);
+  Result<v1::RestoreTableToPointInTimeResponse> RestoreTableToPointInTime(
+      const v1::RestoreTableToPointInTimeRequest& req);
+  Result<v1::ExecuteStatementResponse> ExecuteStatement(const v1::ExecuteStatementRequest& req);
+  Result<v1::BatchExecuteStatementResponse> BatchExecuteStatement(
+      const v1::BatchExecuteStatementRequest& req);
+  Result<v1::ExecuteTransactionResponse> ExecuteTransaction(const v1::ExecuteTransactionRequest& req);
+
+  // For the admin service: every table with its live counters.
+  Result<std::vector<TableStats>> Stats();
+
+  const Clock& clock() const { return *clock_; }
+  // The clock the admin API sets, advances and freezes; null when the
+  // engine was opened on another clock.
+  ControllableClock* controllable_clock() const { return controllable_clock_; }
+
+  // The background work due at the clock's now (engine_maintenance.cc): TTL
+  // deletions, shard roll-overs, stream retention. Serialized.
+  Status RunMaintenance();
+  // Closes the open shard of `table`'s stream now (admin); the closed
+  // shard's id and its child's.
+  Result<std::pair<std::string, std::string>> CloseStreamShard(const std::string& table);
+  // Clock time after which a stream's open shard rolls over.
+  void set_stream_shard_seconds(double seconds) { streams_.set_shard_seconds(seconds); }
+  // The live change feed (Admin WatchChanges).
+  ChangeFeed& change_feed() { return feed_; }
+
+  // Admin (engine_admin.cc). Reset drops every table (`names` empty) or the
+  // named ones at once; returns the names dropped.
+  Result<std::vector<std::string>> Reset(const std::vector<std::string>& names);
+  // Snapshots of the whole database; a restore reloads the catalog.
+  Status CreateSnapshot(const std::string& name);
+  Status RestoreSnapshot(const std::string& name);
+  Result<std::vector<storage::SnapshotRecord>> ListSnapshots();
+  Status DeleteSnapshot(const std::string& name);
+  // Every operation of the operation table runs holding this shared; a
+  // restore holds it exclusively, so a request sees the old state or the
+  // new one, never a mix.
+  std::shared_lock<std::shared_mutex> LockState() { return std::shared_lock(state_mu_); }
+  // Reads for export: `fn` runs in one storage read transaction.
+  Status ReadStorage(const std::function<Status(storage::ReadTxn&)>& fn) { return storage_->Read(fn); }
+  // The table named `name`, or null.
+  std::shared_ptr<const Table> FindTableOrNull(const std::string& name) const { return catalog_.Find(name); }
+
+  // Both front doors publish each answered request here (request log,
+  // metrics, the admin request tail).
+  RequestObservers& request_observers() { return request_observers_; }
+
+  // The lag of eventually consistent reads (Admin SetReadLag).
+  ReadLag& read_lag() { return read_lag_; }
+
+  // Fault rules; both doors check them before running an operation
+  // (CheckFaults, only when faults().active()).
+  Faults& faults() { return faults_; }
+  std::optional<FaultAction> CheckFaults(std::string_view door, std::string_view operation,
+                                         const google::protobuf::Message& request) {
+    return faults_.Check(catalog_, door, operation, request);
+  }
+  // Per-operation metrics, collected from the first time someone asks.
+  Metrics& metrics() {
+    metrics_.Start(request_observers_, clock_->Now());
+    return metrics_;
+  }
+
+ private:
+  friend class PartiqlRunner;  // PartiQL reads run on storage_ directly
+
+  Engine(std::unique_ptr<storage::Storage> storage, std::shared_ptr<const Clock> clock,
+         int64_t item_collection_limit)
+      : storage_(std::move(storage)),
+        clock_(std::move(clock)),
+        controllable_clock_(dynamic_cast<ControllableClock*>(const_cast<Clock*>(clock_.get()))),
+        catalog_(item_collection_limit, clock_.get()),
+        streams_(*clock_) {
+    capture_.clock = clock_.get();
+    capture_.feed = &feed_;
+    catalog_.set_capture(&capture_);
+    catalog_.set_read_lag(&read_lag_);
+  }
+
+  // TTL: deletes the expired items of every table with TTL enabled.
+  Status SweepExpiredItems();
+
+  // Loads the catalog from storage, replacing what it held.
+  Status LoadCatalog();
+  // The table named `name`, or DynamoDB's ResourceNotFoundException.
+  Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
+  // The full description of `table`, live counters included.
+  Result<v1::TableDescription> Describe(const Table& table);
+
+  // Table-level writes and lookups (engine_tables.cc, engine_restore.cc).
+  // Inside a write: creates the catalog rows and indexes of a new table
+  // described by `d` (from NewTableDescription) with `settings`, and puts it
+  // in the catalog. The caller removes it from the catalog if the write fails.
+  Result<std::shared_ptr<const Table>> CreateTableInTxn(storage::WriteTxn& txn, const v1::TableDescription& d,
+                                                        const v1::TableSettings& settings);
+  // Creates `target` like `source` (a stored description) but for the
+  // overrides, filled with the items `items` visits, in one write; answers
+  // its description as a restore's answer shows it.
+  Result<v1::TableDescription> RestoreTable(const v1::TableDescription& source, const std::string& target,
+                                            const v1::CreateTableRequest& overrides,
+                                            const v1::RestoreSummary& summary, const RestoreSource& items);
+  // Forgets the SYSTEM backups (with the history they keep) whose retention
+  // has passed by the clock; every backup operation calls it first, so no
+  // request sees an expired backup.
+  Status DropExpiredBackups();
+  // Changes the settings of `table` in one write (`change` may refuse).
+  Status ChangeSettings(const Table& table, const std::function<Status(v1::TableSettings&)>& change);
+  // The table a tagging or policy ARN names (after CheckArnForm), with
+  // DynamoDB's answers for an ARN that is not a table's and a missing table.
+  Result<std::shared_ptr<const Table>> TableOfArn(const std::string& arn);
+
+  std::unique_ptr<storage::Storage> storage_;
+  std::shared_ptr<const Clock> clock_;
+  ControllableClock* controllable_clock_;
+  ChangeFeed feed_;
+  ChangeCapture capture_;
+  ReadLag read_lag_;  // before catalog_: its tables point to it
+  Catalog catalog_;
+  Streams streams_;
+  std::mutex maintenance_mu_;
+  TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
+  RequestObservers request_observers_;
+  std::shared_mutex state_mu_;
+  Faults faults_;
+  Metrics metrics_;  // after request_observers_: removes its observer first
+};
+
+}  // namespace pogi::service

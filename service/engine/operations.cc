@@ -1,0 +1,100 @@
+// The operation table.
+#include "service/engine/operations.h"
+
+#include <google/protobuf/descriptor.h>
+
+#include <array>
+
+#include "service/engine/engine.h"
+
+namespace pogi::service {
+namespace {
+
+using google::protobuf::Message;
+
+template <typename Req, typename Resp, Result<Resp> (Engine::*Method)(const Req&)>
+Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) {
+  auto state = engine.LockState();  // a snapshot restore waits for us
+  Result<Resp> r = (engine.*Method)(static_cast<const Req&>(request));
+  if (!r.ok()) return std::move(r).error();
+  return std::unique_ptr<Message>(new Resp(std::move(r).value()));
+}
+
+#define POGI_OP(Name)                                                                               \
+  Operation {                                                                                       \
+#Name, &v1::Name##Request::default_instance(), &Invoke < v1::Name##Request, v1::Name##Response, \
+        &Engine::Name>                                                                              \
+  }
+
+#define POGI_STREAMS_OP(Name)                                                                       \
+  Operation {                                                                                       \
+#Name, &v1::Name##Request::default_instance(), &Invoke < v1::Name##Request, v1::Name##Response, \
+        &Engine::Name>, Api::kStreams                                                               \
+  }
+
+const std::array kOperations = {
+    POGI_OP(CreateTable),
+    POGI_OP(DeleteTable),
+    POGI_OP(DescribeTable),
+    POGI_OP(GetItem),
+    POGI_OP(ListTables),
+    POGI_OP(PutItem),
+    POGI_OP(DeleteItem),
+    POGI_OP(UpdateItem),
+    POGI_OP(Query),
+    POGI_OP(Scan),
+    POGI_OP(UpdateTable),
+    POGI_OP(BatchGetItem),
+    POGI_OP(BatchWriteItem),
+    POGI_OP(TransactWriteItems),
+    POGI_OP(TransactGetItems),
+    POGI_OP(UpdateTimeToLive),
+    POGI_OP(DescribeTimeToLive),
+    POGI_STREAMS_OP(ListStreams),
+    POGI_STREAMS_OP(DescribeStream),
+    POGI_STREAMS_OP(GetShardIterator),
+    POGI_STREAMS_OP(GetRecords),
+    // The control plane.
+    POGI_OP(TagResource),
+    POGI_OP(UntagResource),
+    POGI_OP(ListTagsOfResource),
+    POGI_OP(DescribeLimits),
+    POGI_OP(DescribeEndpoints),
+    POGI_OP(PutResourcePolicy),
+    POGI_OP(GetResourcePolicy),
+    POGI_OP(DeleteResourcePolicy),
+    POGI_OP(DescribeContributorInsights),
+    POGI_OP(UpdateContributorInsights),
+    POGI_OP(ListContributorInsights),
+    POGI_OP(CreateBackup),
+    POGI_OP(DescribeBackup),
+    POGI_OP(ListBackups),
+    POGI_OP(DeleteBackup),
+    POGI_OP(RestoreTableFromBackup),
+    POGI_OP(UpdateContinuousBackups),
+    POGI_OP(DescribeContinuousBackups),
+    POGI_OP(RestoreTableToPointInTime),
+    POGI_OP(ExecuteStatement),
+    POGI_OP(BatchExecuteStatement),
+    POGI_OP(ExecuteTransaction),
+};
+
+}  // namespace
+
+std::string TableNameOf(const Message& request) {
+  const auto* field = request.GetDescriptor()->FindFieldByName("table_name");
+  if (!field || field->type() != google::protobuf::FieldDescriptor::TYPE_STRING || field->is_repeated())
+    return "";
+  return request.GetReflection()->GetString(request, field);
+}
+
+const Operation* FindOperation(std::string_view name) { return FindOperation(Api::kDynamoDB, name); }
+
+const Operation* FindOperation(Api api, std::string_view name) {
+  for (const auto& op : kOperations) {
+    if (op.api == api && op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+}  // namespace pogi::service

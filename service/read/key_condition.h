@@ -1,0 +1,23 @@
+// A Query's key condition (KeyConditionExpression or legacy KeyConditions),
+// checked against the key schema it queries and compiled to a storage range
+// read of one partition.
+#pragma once
+
+#include "common/result.h"
+#include "service/core/catalog.h"
+#include "service/expr/ast.h"
+#include "storage/storage.h"
+
+namespace pogi::service {
+
+// The partition and sort-key range of a Query on `keys` (the table's or an
+// index's key schema, multi-attribute keys included). DynamoDB's errors for
+// conditions it cannot turn into a range ("Query condition missed key schema
+// element: pk", ...).
+Result<storage::RangeRead> CompileKeyCondition(const expr::Condition& condition, const KeySchema& keys);
+
+// The smallest byte string greater than every string starting with `prefix`,
+// or nullopt when there is none (all 0xFF). For begins_with ranges.
+std::optional<std::string> PrefixEnd(std::string prefix);
+
+}  // namespace pogi::service

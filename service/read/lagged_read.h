@@ -1,0 +1,75 @@
+// LaggedReadTxn: a read view of one table (and its indexes) as it was when
+// the table's read lag window began: the storage snapshot with every item
+// changed since replaced by its version from before (ReadLag's overlay).
+// Eventually consistent reads run on it while the table lags.
+#pragma once
+
+#include <optional>
+
+#include "service/core/catalog.h"
+#include "service/core/read_lag.h"
+#include "storage/storage.h"
+
+namespace pogi::service {
+
+class LaggedReadTxn final : public storage::ReadTxn {
+ public:
+  // REQUIRES: `base` and `table` outlive this view.
+  LaggedReadTxn(storage::ReadTxn& base, const Table& table, ReadLag::Overlay overlay)
+      : base_(base), table_(table), overlay_(std::move(overlay)) {}
+
+  // Reads of `table` and its indexes see the lagged state; anything else
+  // goes to `base` as it is.
+  Status ReadRange(const storage::RangeRead& read,
+                   const std::function<bool(const storage::Row&)>& visit) override;
+  Result<std::optional<std::string>> GetItem(int64_t table_id, const storage::EncodedKey& key) override;
+
+  Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t index_id) override {
+    return base_.IndexCounters(index_id);
+  }
+  Result<std::optional<storage::TableRecord>> GetTable(int64_t table_id) override {
+    return base_.GetTable(table_id);
+  }
+  Result<std::vector<storage::StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after,
+                                                                  int64_t last, int limit) override {
+    return base_.ReadStreamRecords(stream_id, after, last, limit);
+  }
+  int64_t LastStreamSequence() override { return base_.LastStreamSequence(); }
+  Result<std::optional<std::string>> GetStream(int64_t stream_id) override {
+    return base_.GetStream(stream_id);
+  }
+  Result<std::string> GetTableSettings(int64_t table_id) override { return base_.GetTableSettings(table_id); }
+  Result<std::vector<storage::BackupRecord>> ListBackups() override { return base_.ListBackups(); }
+  Result<std::optional<storage::BackupRecord>> GetBackup(std::string_view arn) override {
+    return base_.GetBackup(arn);
+  }
+  Status ReadBackupItems(int64_t backup_id, const std::function<bool(const storage::Row&)>& visit) override {
+    return base_.ReadBackupItems(backup_id, visit);
+  }
+  Status ReadHistoryAsOf(int64_t table_id, int64_t time_us,
+                         const std::function<bool(const storage::Row&)>& visit) override {
+    return base_.ReadHistoryAsOf(table_id, time_us, visit);
+  }
+  Status ReadBackupHistoryAsOf(int64_t backup_id, int64_t time_us,
+                               const std::function<bool(const storage::Row&)>& visit) override {
+    return base_.ReadBackupHistoryAsOf(backup_id, time_us, visit);
+  }
+
+ private:
+  storage::ReadTxn& base_;
+  const Table& table_;
+  const ReadLag::Overlay overlay_;
+};
+
+// The view an eventually consistent read of `table` runs on: `txn` itself
+// when nothing lags (one relaxed load when no lag is set at all) or nothing
+// changed within the lag, else a LaggedReadTxn kept in `holder`.
+inline storage::ReadTxn& ReadView(storage::ReadTxn& txn, const ReadLag& lag, const Table& table,
+                                  bool eventual, std::optional<LaggedReadTxn>& holder) {
+  if (!eventual || !lag.active()) return txn;
+  ReadLag::Overlay overlay = lag.Since(table);
+  if (overlay.empty()) return txn;
+  return holder.emplace(txn, table, std::move(overlay));
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,146 @@
+// Page assembly for Query and Scan.
+#include "service/read/read_page.h"
+
+#include "service/expr/evaluator.h"
+#include "service/expr/projection.h"
+#include "service/validate/item_validation.h"
+#include "service/value/key_tuple.h"
+#include "service/write/item_write.h"
+
+namespace pogi::service {
+namespace {
+
+// The attributes LastEvaluatedKey carries: the table's key, and the index's.
+std::vector<const KeyAttribute*> PositionAttributes(const Table& table, const Index* index) {
+  std::vector<const KeyAttribute*> attrs = {&table.hash};
+  if (table.range) attrs.push_back(&*table.range);
+  if (index) {
+    for (const auto* part : {&index->keys.hash, &index->keys.range}) {
+      for (const KeyAttribute& a : *part) {
+        if (!table.IsTableKey(a.name)) attrs.push_back(&a);
+      }
+    }
+  }
+  return attrs;
+}
+
+value::AttributeMap KeyOf(const Table& table, const Index* index, const value::AttributeMap& item) {
+  value::AttributeMap key;
+  for (const KeyAttribute* a : PositionAttributes(table, index)) {
+    auto it = item.find(a->name);
+    if (it != item.end()) key[a->name] = it->second;
+  }
+  return key;
+}
+
+void CollectOperand(const expr::Operand& o, std::set<std::string>* names) {
+  if (o.kind == expr::Operand::Kind::kPath && !o.path.empty()) names->insert(o.path[0].name);
+  for (const auto& a : o.args) CollectOperand(a, names);
+}
+
+}  // namespace
+
+void CollectNames(const expr::Condition& c, std::set<std::string>* names) {
+  for (const auto& o : c.operands) CollectOperand(o, names);
+  for (const auto& child : c.children) CollectNames(child, names);
+}
+
+void CollectNames(const expr::Projection& p, std::set<std::string>* names) {
+  for (const auto& path : p.paths) {
+    if (!path.empty()) names->insert(path[0].name);
+  }
+}
+
+Result<storage::RowPosition> StartPosition(const Table& table, const Index* index,
+                                           const value::AttributeMap& start_key) {
+  auto invalid = [] {
+    return Error::Validation(
+        "The provided starting key is invalid: The provided key element does not match the schema");
+  };
+  auto attrs = PositionAttributes(table, index);
+  if (start_key.size() != attrs.size()) return invalid();
+  for (const KeyAttribute* a : attrs) {
+    auto it = start_key.find(a->name);
+    if (it == start_key.end() || value::TypeName(it->second) != a->type) return invalid();
+  }
+  storage::RowPosition pos;
+  pos.table_partition = value::EncodeKeyValue(start_key.at(table.hash.name));
+  if (table.range) pos.table_sort = value::EncodeKeyValue(start_key.at(table.range->name));
+  if (index) {
+    // Encoded as the index's entries are (value/key_tuple.h).
+    auto encode = [&](const std::vector<KeyAttribute>& keys) {
+      std::vector<const v1::AttributeValue*> values;
+      for (const KeyAttribute& k : keys) values.push_back(&start_key.at(k.name));
+      return value::EncodeKeyTuple(values);
+    };
+    pos.partition = encode(index->keys.hash);
+    if (!index->keys.range.empty()) pos.sort = encode(index->keys.range);
+  } else {
+    pos.partition = pos.table_partition;
+    pos.sort = pos.table_sort;
+  }
+  return pos;
+}
+
+Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, const PageRequest& req) {
+  Page page;
+  std::optional<Error> failure;
+  // An item that goes out as stored is never decoded: only a filter, a
+  // projection, an LSI's fetch from the table, or the page's last key (its
+  // LastEvaluatedKey) needs its attributes.
+  const bool decode_each = req.filter || req.projection || req.fetch_from_table;
+  Status s = txn.ReadRange(read, [&](const storage::Row& row) {
+    auto fail = [&](Error e) {
+      failure = std::move(e);
+      return false;
+    };
+    page.bytes_read += row.size;
+    ++page.scanned_count;
+    const bool last = (req.limit && page.scanned_count >= *req.limit) || page.bytes_read >= kMaxPageBytes;
+    std::optional<value::AttributeMap> item;
+    bool fetched = false;
+    if (decode_each || last) {
+      auto decoded = value::DecodeItem(row.item);
+      if (!decoded.ok()) return fail(decoded.error());
+      item = std::move(*decoded->mutable_attributes());
+      if (req.fetch_from_table) {
+        // An LSI entry lacks attributes the request needs: read the item.
+        storage::EncodedKey key{std::string(row.table_partition), std::string(row.table_sort)};
+        auto full = ReadItem(txn, *req.table, key);
+        if (!full.ok()) return fail(full.error());
+        if (*full) {
+          item = std::move(**full);
+          fetched = true;
+        }
+      }
+    }
+    bool matches = true;
+    if (req.filter) {
+      auto m = expr::Evaluate(*req.filter, *item);
+      if (!m.ok()) return fail(m.error());
+      matches = *m;
+    }
+    if (matches) ++page.count;
+    if (matches && !req.count_only) {
+      if (req.projection) {
+        value::AppendItemListEntry(value::ItemProto(expr::Project(*req.projection, *item)), &page.items);
+      } else if (fetched) {
+        value::AppendItemListEntry(value::ItemProto(*item), &page.items);
+      } else {
+        auto stored = value::StoredItemProto(row.item);
+        if (!stored.ok()) return fail(stored.error());
+        value::AppendItemListEntry(*stored, &page.items);
+      }
+    }
+    if (last) {
+      page.last_evaluated_key = KeyOf(*req.table, req.index, *item);
+      return false;
+    }
+    return true;
+  });
+  POGI_RETURN_IF_ERROR(s);
+  if (failure) return *failure;
+  return page;
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,65 @@
+// What the control-plane operations share: the account pogi answers as,
+// table ARNs (in pogi's region, service/core/region.h), tag checks, and the parts of CreateTable that
+// restores reuse.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/result.h"
+#include "pogi/v1/control_state.pb.h"
+#include "pogi/v1/dynamodb.pb.h"
+#include "service/validate/constraints.h"
+
+namespace pogi::service {
+
+inline constexpr std::string_view kAccountId = "000000000000";
+
+// "arn:aws:dynamodb:REGION:000000000000:table/NAME", REGION pogi's
+// (service/core/region.h).
+std::string TableArnOf(std::string_view table_name);
+
+// The table name of a table ARN of pogi's account and region, or nullopt.
+std::optional<std::string> TableNameOfArn(std::string_view arn);
+
+// The table named by `name_or_arn`, a name or (where DynamoDB accepts one)
+// a table ARN: the name it stands for.
+std::string TableNameOrArn(const std::string& name_or_arn);
+
+// The same for a request's TableName (after CheckTableNameOrArn): a table
+// ARN of pogi's account and region stands for its name; a table ARN of
+// another account or region comes back unchanged, so it names no table here
+// and the caller answers its own not-found error, as DynamoDB does for a
+// table it cannot see; any other ARN (an index's, a stream's, a backup's, or
+// not a DynamoDB ARN) is a ValidationException.
+Result<std::string> ResolveTableName(const std::string& name_or_arn);
+
+// CreateTable's validation and description, without storing anything
+// (service/actions/create_table.cc).
+Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now);
+
+// CreateTable's Tags (and ResourcePolicy), their member constraints already
+// checked, held to the rules beyond those and put into `settings`.
+Status TagsForNewTable(const v1::CreateTableRequest& req, double now, v1::TableSettings* settings);
+
+// Member constraints of a tag list at `path` ("tags").
+void CheckTagMembers(Constraints& c, const google::protobuf::RepeatedPtrField<v1::Tag>& tags,
+                     std::string_view path);
+// The rules beyond member constraints: the reserved prefix, and at most 50
+// tags once `tags` are merged into `existing`.
+Status MergeTags(const google::protobuf::RepeatedPtrField<v1::Tag>& tags,
+                 google::protobuf::RepeatedPtrField<v1::Tag>* existing);
+
+// The checks of a ResourceArn (tags, policies) after the member constraints:
+// present, and shaped like an ARN at all (else the access denial DynamoDB
+// answers for `op`).
+Status CheckArnForm(const std::string* arn, std::string_view op);
+
+// The length constraint of every ResourceArn member (1 to this many characters).
+inline constexpr size_t kMaxResourceArnLength = 1283;
+
+// DynamoDB's per-table limit of tags.
+inline constexpr int kMaxTags = 50;
+
+}  // namespace pogi::service

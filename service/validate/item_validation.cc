@@ -1,0 +1,165 @@
+// Attribute value, item and key validation with DynamoDB's messages.
+#include "service/validate/item_validation.h"
+
+#include <algorithm>
+#include <set>
+
+#include "common/base64.h"
+#include "service/value/decimal.h"
+
+namespace pogi::service {
+namespace {
+
+using V = v1::AttributeValue;
+
+// Binary members are shown in base64, and DynamoDB names the set type (with
+// no space before "of").
+Error DuplicatesError(const google::protobuf::RepeatedPtrField<std::string>& values, bool binary) {
+  std::string list = "[";
+  for (int i = 0; i < values.size(); ++i) {
+    if (i) list += ", ";
+    list += binary ? Base64Encode(values[i]) : values[i];
+  }
+  return Error::InvalidParameter("Input collection " + list + "]" + (binary ? "of type BS" : "") +
+                                 " contains duplicates.");
+}
+
+Status CanonicalNumber(std::string* n) {
+  POGI_ASSIGN_OR_RETURN(auto d, value::Decimal::Parse(*n));
+  *n = d.ToString();
+  return Status::Ok();
+}
+
+Status ValidateAt(V* v, int depth) {
+  if (depth > kMaxNestingDepth) {
+    return Error::Validation(kNestingError);
+  }
+  switch (v->value_case()) {
+    case V::VALUE_NOT_SET:
+      return Error::Validation(
+          "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+    case V::kNullValue:
+      if (!v->null_value()) {
+        return Error::InvalidParameter("Null attribute value types must have the value of true");
+      }
+      return Status::Ok();
+    case V::kN:
+      return CanonicalNumber(v->mutable_n());
+    case V::kSs: {
+      auto& vals = *v->mutable_ss()->mutable_values();
+      if (vals.empty()) return Error::InvalidParameter("An string set  may not be empty");
+      if (std::set<std::string>(vals.begin(), vals.end()).size() != static_cast<size_t>(vals.size())) {
+        return DuplicatesError(vals, false);
+      }
+      return Status::Ok();
+    }
+    case V::kBs: {
+      auto& vals = *v->mutable_bs()->mutable_values();
+      if (vals.empty()) return Error::InvalidParameter("Binary sets should not be empty");
+      if (std::set<std::string>(vals.begin(), vals.end()).size() != static_cast<size_t>(vals.size())) {
+        return DuplicatesError(vals, true);
+      }
+      return Status::Ok();
+    }
+    case V::kNs: {
+      auto& vals = *v->mutable_ns()->mutable_values();
+      if (vals.empty()) return Error::InvalidParameter("An number set  may not be empty");
+      std::set<std::string> seen;
+      for (auto& n : vals) {
+        POGI_RETURN_IF_ERROR(CanonicalNumber(&n));
+        seen.insert(n);
+      }
+      if (seen.size() != static_cast<size_t>(vals.size())) return DuplicatesError(vals, false);
+      return Status::Ok();
+    }
+    case V::kM:
+      for (auto& [k, e] : *v->mutable_m()->mutable_fields()) {
+        POGI_RETURN_IF_ERROR(value::CheckAttributeName(k));
+        POGI_RETURN_IF_ERROR(ValidateAt(&e, depth + 1));
+      }
+      return Status::Ok();
+    case V::kL:
+      for (auto& e : *v->mutable_l()->mutable_values()) {
+        POGI_RETURN_IF_ERROR(ValidateAt(&e, depth + 1));
+      }
+      return Status::Ok();
+    case V::kS:
+    case V::kB:
+    case V::kBoolValue:
+      return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+// Checks one key attribute's value against its declared type and limits.
+// `for_item` selects PutItem's messages over those of a Key parameter.
+Status CheckKeyAttribute(const KeyAttribute& attr, const V& v, bool is_partition, bool for_item) {
+  if (value::TypeName(v) != attr.type) {
+    if (!for_item) return Error::Validation("The provided key element does not match the schema");
+    return Error::InvalidParameter("Type mismatch for key " + attr.name + " expected: " + attr.type +
+                                   " actual: " + std::string(value::TypeName(v)));
+  }
+  size_t size = v.value_case() == V::kS ? v.s().size() : v.value_case() == V::kB ? v.b().size() : 0;
+  if (v.value_case() != V::kN && size == 0) {
+    return Error::Validation(
+        std::string("One or more parameter values are not valid. The AttributeValue for a key "
+                    "attribute cannot contain an empty ") +
+        (v.value_case() == V::kS ? "string" : "binary") + " value. Key: " + attr.name);
+  }
+  if (is_partition && size > kMaxPartitionKeySize) {
+    return Error::InvalidParameter("Size of hashkey has exceeded the maximum size limit of2048 bytes");
+  }
+  if (!is_partition && size > kMaxSortKeySize) {
+    return Error::InvalidParameter(
+        "Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
+  }
+  return Status::Ok();
+}
+
+storage::EncodedKey Encode(const Table& table, const AttributeMap& m) {
+  storage::EncodedKey key;
+  key.partition = value::EncodeKeyValue(m.at(table.hash.name));
+  if (table.range) key.sort = value::EncodeKeyValue(m.at(table.range->name));
+  return key;
+}
+
+}  // namespace
+
+Status ValidateValue(V* v) { return ValidateAt(v, 1); }
+
+Status ValidateAttributes(AttributeMap* item) {
+  for (auto& [name, v] : *item) {
+    POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
+    POGI_RETURN_IF_ERROR(ValidateValue(&v));
+  }
+  return Status::Ok();
+}
+
+Result<storage::EncodedKey> ValidateItemForPut(const Table& table, const AttributeMap& item) {
+  for (const KeyAttribute* attr : {&table.hash, table.range ? &*table.range : nullptr}) {
+    if (!attr) continue;
+    auto it = item.find(attr->name);
+    if (it == item.end()) return Error::InvalidParameter("Missing the key " + attr->name + " in the item");
+    POGI_RETURN_IF_ERROR(CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/true));
+  }
+  if (value::ItemSize(item) > kMaxItemSize) {
+    return Error::Validation("Item size has exceeded the maximum allowed size");
+  }
+  return Encode(table, item);
+}
+
+Result<storage::EncodedKey> ValidateKey(const Table& table, const AttributeMap& key) {
+  size_t expected = table.range ? 2 : 1;
+  if (key.size() != expected) {
+    return Error::Validation("The provided key element does not match the schema");
+  }
+  for (const KeyAttribute* attr : {&table.hash, table.range ? &*table.range : nullptr}) {
+    if (!attr) continue;
+    auto it = key.find(attr->name);
+    if (it == key.end()) return Error::Validation("The provided key element does not match the schema");
+    POGI_RETURN_IF_ERROR(CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/false));
+  }
+  return Encode(table, key);
+}
+
+}  // namespace pogi::service

@@ -1,0 +1,85 @@
+// The expression parameters of one item request, checked and parsed once:
+// ExpressionAttributeNames/Values (their own rules), the condition, update
+// and projection, and the "unused substitution" check across all of them.
+// Also the rule that expression and legacy parameters cannot be mixed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "service/core/catalog.h"
+#include "service/expr/ast.h"
+#include "service/expr/types.h"
+
+namespace pogi::service {
+
+// What a request carries, as pointers into the proto (null: absent).
+struct ExpressionParams {
+  const std::string* condition = nullptr;      // ConditionExpression
+  const std::string* update = nullptr;         // UpdateExpression
+  const std::string* projection = nullptr;     // ProjectionExpression
+  const std::string* key_condition = nullptr;  // KeyConditionExpression
+  const std::string* filter = nullptr;         // FilterExpression
+  const expr::NameMap* names = nullptr;        // ExpressionAttributeNames
+  const expr::AttributeMap* values = nullptr;  // ExpressionAttributeValues
+  // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
+  std::vector<std::string_view> legacy;
+};
+
+struct ParsedExpressions {
+  std::optional<expr::Condition> condition;
+  std::optional<expr::Update> update;
+  std::optional<expr::Projection> projection;
+  std::optional<expr::Condition> key_condition;
+  std::optional<expr::Condition> filter;
+};
+
+// Validates and parses. Errors are DynamoDB's ValidationExceptions.
+Result<ParsedExpressions> ParseExpressions(const ExpressionParams& params);
+
+// Points `p` at a request's ExpressionAttributeNames/Values when present.
+template <typename Request>
+void SetSubstitutions(ExpressionParams& p, const Request& req) {
+  if (req.has_expression_attribute_names()) p.names = &req.expression_attribute_names().names();
+  if constexpr (requires { req.has_expression_attribute_values(); }) {
+    if (req.has_expression_attribute_values()) p.values = &req.expression_attribute_values().attributes();
+  }
+}
+
+// The string member when the request has it, else null.
+inline const std::string* IfPresent(bool has, const std::string& s) { return has ? &s : nullptr; }
+
+// The write's condition: the ConditionExpression, else the legacy Expected
+// (with ConditionalOperator), else none.
+Result<std::optional<expr::Condition>> LegacyOrParsedCondition(
+    ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
+    const std::string* conditional_operator);
+
+// The condition of a PutItem or DeleteItem: ConditionExpression (with its
+// substitutions) or the legacy Expected, checked and parsed.
+template <typename Request>
+Result<std::optional<expr::Condition>> ParseWriteCondition(const Request& req) {
+  ExpressionParams params;
+  params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
+  SetSubstitutions(params, req);
+  if (!req.expected().empty()) params.legacy.push_back("Expected");
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  return LegacyOrParsedCondition(parsed, req.expected(),
+                                 IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+}
+
+// OK when there is no condition or `old` (null: no item) satisfies it; else
+// ConditionalCheckFailedException (see ConditionFailed).
+Status CheckCondition(const std::optional<expr::Condition>& condition, const expr::AttributeMap* old,
+                      const std::string& return_on_failure);
+
+// DynamoDB refuses an update that touches a key attribute.
+Status CheckNoKeyUpdate(const Table& table, const expr::Update& update);
+
+// The error of a failed condition; carries the old item when
+// ReturnValuesOnConditionCheckFailure is ALL_OLD.
+Error ConditionFailed(const std::string& return_on_failure, const expr::AttributeMap* old_item);
+
+}  // namespace pogi::service

@@ -1,0 +1,158 @@
+// The shared item write path.
+#include "service/write/item_write.h"
+
+#include "service/core/read_lag.h"
+#include "service/expr/value_ops.h"
+#include "service/write/change_capture.h"
+#include "service/write/index_entries.h"
+#include "service/write/pitr_history.h"
+
+namespace pogi::service {
+
+Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const Table& table,
+                                                    const storage::EncodedKey& key) {
+  POGI_ASSIGN_OR_RETURN(auto bytes, txn.GetItem(table.id, key));
+  if (!bytes) return std::optional<value::AttributeMap>();
+  POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(*bytes));
+  return std::optional<value::AttributeMap>(std::move(*item.mutable_attributes()));
+}
+
+namespace {
+
+bool SameKey(const storage::EncodedKey& a, const storage::EncodedKey& b) {
+  return a.partition == b.partition && a.sort == b.sort;
+}
+
+bool SameAttributes(const value::AttributeMap& a, const value::AttributeMap& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& [name, v] : a) {
+    auto it = b.find(name);
+    if (it == b.end() || !expr::ValuesEqual(v, it->second)) return false;
+  }
+  return true;
+}
+
+// Keeps every secondary index of `table` exact for the change. An entry
+// whose key and projected attributes do not change is left alone (and, as
+// in DynamoDB, costs nothing).
+Status UpdateIndexes(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
+                     const value::AttributeMap* old_item, const value::AttributeMap* new_item,
+                     std::vector<IndexCapacity>* index_units) {
+  for (const Index& index : table.indexes) {
+    auto old_key = old_item ? IndexKeyOf(index, *old_item) : std::nullopt;
+    auto new_key = new_item ? IndexKeyOf(index, *new_item) : std::nullopt;
+    if (!old_key && !new_key) continue;
+    double units = 0;
+    std::optional<value::AttributeMap> old_projected;
+    if (old_key) old_projected = ProjectForIndex(table, index, *old_item);
+    if (old_key && (!new_key || !SameKey(*old_key, *new_key))) {
+      POGI_RETURN_IF_ERROR(txn.DeleteIndexEntry(index.id, *old_key, key));
+      units += WriteUnits(value::ItemSize(*old_projected));
+      old_projected.reset();
+    }
+    if (new_key) {
+      value::AttributeMap projected = ProjectForIndex(table, index, *new_item);
+      if (old_projected && SameAttributes(*old_projected, projected)) continue;
+      int64_t size = value::ItemSize(projected);
+      POGI_RETURN_IF_ERROR(txn.PutIndexEntry(index.id, *new_key, key, value::EncodeItem(projected), size));
+      units += WriteUnits(size);
+    }
+    if (index_units) index_units->push_back({index.name, index.global, units});
+  }
+  return Status::Ok();
+}
+
+// The size an item adds to its item collection: the item and its entries in
+// the table's local indexes.
+int64_t CollectionShare(const Table& table, const value::AttributeMap* item) {
+  if (!item) return 0;
+  int64_t size = value::ItemSize(*item);
+  for (const Index& index : table.indexes) {
+    if (!index.global && IndexKeyOf(index, *item))
+      size += value::ItemSize(ProjectForIndex(table, index, *item));
+  }
+  return size;
+}
+
+// Tables with local indexes keep each item collection under DynamoDB's
+// limit; a write that would take one past it is refused.
+Status UpdateCollectionSize(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
+                            const value::AttributeMap* old_item, const value::AttributeMap* new_item) {
+  int64_t delta = CollectionShare(table, new_item) - CollectionShare(table, old_item);
+  if (delta == 0) return Status::Ok();
+  POGI_ASSIGN_OR_RETURN(int64_t size, txn.AdjustCollectionSize(table.id, key.partition, delta));
+  if (delta > 0 && size > table.item_collection_limit) {
+    return Error(ErrorCode::kItemCollectionSizeLimitExceeded, "Item collection size limit exceeded");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
+                   const value::AttributeMap* old_item, const value::AttributeMap* new_item,
+                   std::vector<IndexCapacity>* index_units, ChangeSource source,
+                   std::string_view old_item_stored) {
+  if (!old_item && !new_item) return Status::Ok();  // deleting what is not there
+  if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
+  if (!table.indexes.empty()) {
+    POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item, index_units));
+  }
+  if (table.description.local_secondary_indexes_size() > 0) {
+    POGI_RETURN_IF_ERROR(UpdateCollectionSize(txn, table, key, old_item, new_item));
+  }
+  int64_t old_size = old_item ? value::ItemSize(*old_item) : 0;
+  int64_t new_size = new_item ? value::ItemSize(*new_item) : 0;
+  std::string bytes;
+  if (new_item) {
+    bytes = value::EncodeItem(*new_item);
+    POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, bytes, new_size));
+  } else {
+    POGI_RETURN_IF_ERROR(txn.DeleteItem(table.id, key));
+  }
+  // Streams off and nobody watching: one branch and one relaxed load.
+  if (table.capture && (table.stream_id != 0 || table.capture->feed->active()) &&
+      !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
+    StoredChange stored{bytes, old_item_stored, new_item ? new_size : -1, old_item ? old_size : -1};
+    POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, stored, source));
+  }
+  // No read lag set: one branch and one relaxed load. Recorded before the
+  // commit, so no reader sees the change without its older version; a
+  // rolled-back change leaves a "version" equal to the item as it stays.
+  if (table.read_lag && table.read_lag->active()) table.read_lag->Record(table, key, old_item);
+  // Point-in-time recovery off: one branch.
+  if (table.settings.pitr().enabled()) {
+    POGI_RETURN_IF_ERROR(RecordHistory(txn, table, key, new_item ? &bytes : nullptr, new_size));
+  }
+  int64_t count_delta = (new_item ? 1 : 0) - (old_item ? 1 : 0);
+  return txn.AdjustCounters(table.id, count_delta, new_size - old_size);
+}
+
+Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const Table& seen) {
+  auto table = catalog.Find(seen.description.table_name());
+  if (!table || table->id != seen.id) return Error::ResourceNotFound("Requested resource not found");
+  return table;
+}
+
+Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& seen,
+                              const storage::EncodedKey& key, const Decide& decide, ChangeSource source) {
+  ItemChange change;
+  Status s = storage.Write([&](storage::WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(auto current, CurrentTable(catalog, seen));
+    const Table& table = *current;
+    // The stored bytes stay at hand for the change's stream record.
+    POGI_ASSIGN_OR_RETURN(auto old_bytes, txn.GetItem(table.id, key));
+    if (old_bytes) {
+      POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(*old_bytes));
+      change.old_item = std::move(*item.mutable_attributes());
+    }
+    POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr));
+    return ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,
+                       change.new_item ? &*change.new_item : nullptr, &change.index_units, source,
+                       old_bytes ? std::string_view(*old_bytes) : std::string_view());
+  });
+  POGI_RETURN_IF_ERROR(s);
+  return change;
+}
+
+}  // namespace pogi::service

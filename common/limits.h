@@ -1,7 +1,7 @@
 // Every bound pogi puts on what a client sends, in one place: connections,
 // the HTTP request line, header and body, timeouts, JSON nesting and
-// expression sizes. Each has a test at the limit and one past it (README,
-// "Connections and limits", lists them with their tests).
+// expression sizes. Each has a test at the limit and one past it
+// (docs/reliability.md, "Connections and limits", lists them with their tests).
 #pragma once
 
 #include <chrono>

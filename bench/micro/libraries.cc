@@ -2,7 +2,7 @@
 // and HMAC-SHA256 (pogi's, libsodium's, Nettle's) on request-body sizes and
 // on the SigV4 key chain, and the JSON tape (gateway/json_doc.cc) against
 // simdjson's DOM parser on pogi's typical requests.
-// Run: build/pogi_micro_libraries (README, "Security", has the figures).
+// Run: build/pogi_micro_libraries (docs/performance.md, "Microbenchmarks").
 #include <benchmark/benchmark.h>
 #include <nettle/hmac.h>
 #include <nettle/sha2.h>

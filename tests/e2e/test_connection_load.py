@@ -1,7 +1,7 @@
 """10,000 bad clients at once (idle, half-open, slow senders sending a header
 line a second) leave pogi serving a good client within normal latency and
 under a memory ceiling. Bounded: about half a minute. The figures it prints
-are the README's ("Connections and limits")."""
+are docs/reliability.md's ("Connections and limits")."""
 
 import os
 import resource
@@ -16,7 +16,7 @@ from harness import LOCALHOST, Server
 
 CONNECTIONS = 10000
 HOLD_SECONDS = 10
-# Ceilings, with room over what was measured on a 2-core machine (README).
+# Ceilings, with room over what was measured on a 2-core machine (docs/reliability.md).
 RSS_CEILING_MB = 128
 P50_FACTOR = 3  # under load at most 3x the idle p50 (or 5 ms more)
 P99_CEILING_MS = 250

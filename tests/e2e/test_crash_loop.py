@@ -10,8 +10,8 @@ counters equal the acknowledged increments (plus in-flight ones), index
 entries, DescribeTable's counts and sizes and the stream records match a
 recount from the items. Then the load starts again.
 
-CI runs POGI_CRASH_ITERATIONS (default 30, ~20 s) kills; the figures in the README
-come from the long run:
+CI runs POGI_CRASH_ITERATIONS (default 30, ~20 s) kills; the figures in
+docs/reliability.md come from the long run:
     POGI_CRASH_ITERATIONS=50 python3 -m unittest -v test_crash_loop
 POGI_CRASH_SEED fixes the load's choices (kill moments still vary with timing).
 """

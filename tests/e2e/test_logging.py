@@ -1,6 +1,6 @@
 """The logger: --log-format text|json, --log-file, --log-level, and the
 request log (--log-requests): one well-formed line per answered request,
-from either door, with every field the README names."""
+from either door, with every field docs/admin.md names."""
 
 import json
 import os

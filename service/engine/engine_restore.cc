@@ -3,6 +3,7 @@
 // RestoreTableToPointInTime; the new table's request is backup/restore.h's).
 #include "service/backup/restore.h"
 #include "service/engine/engine.h"
+#include "service/validate/control_plane.h"
 #include "service/write/item_write.h"
 
 namespace pogi::service {

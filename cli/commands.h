@@ -34,6 +34,11 @@ int CloseShard(const std::vector<std::string>& args);
 // `pogi watch [TABLE]`: committed changes as JSON lines.
 int Watch(const std::vector<std::string>& args);
 
+// DynamoDB Local's command line (`pogi -port 8000 -inMemory`), as DynamoDB
+// Local spells it: whether `args` is one, and starting pogi from it.
+bool IsDynamoDbLocalCommandLine(const std::vector<std::string>& args);
+int StartAsDynamoDbLocal(const std::vector<std::string>& args);
+
 // Help texts.
 void PrintUsage();
 bool PrintCommandHelp(const std::string& command);

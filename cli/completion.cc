@@ -10,8 +10,7 @@ namespace {
 
 constexpr const char* kCommands =
     "start env status tables describe stop reset snapshot export import faults lag scan query get put delete "
-    "tail "
-    "top completion help";
+    "tail top watch clock close-shard completion help";
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/version.h"
 
 namespace pogi::cli {
 namespace {
@@ -266,8 +267,10 @@ void PrintUsage() {
       "  lag        make eventually consistent reads see older data\n"
       "  help CMD   help for one command\n"
       "\n"
-      "  --version  print the version\n",
-      POGI_VERSION);
+      "  --version  print the version, commit and build date\n"
+      "\n"
+      "DynamoDB Local's flags work too: pogi -port 8000 -inMemory (see pogi -help)\n",
+      kVersion);
 }
 
 bool PrintCommandHelp(const std::string& command) {

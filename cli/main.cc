@@ -5,17 +5,20 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/version.h"
 #include "service/rpc/grpc_server.h"
 
 int main(int argc, char** argv) {
   pogi::rpc::SilenceGrpcLogging();
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (pogi::cli::IsDynamoDbLocalCommandLine(args)) return pogi::cli::StartAsDynamoDbLocal(args);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     pogi::cli::PrintUsage();
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version" || args[0] == "version") {
-    std::printf("pogi %s\n", POGI_VERSION);
+    std::printf("pogi %s (commit %s, built %s)\n", pogi::cli::kVersion, pogi::cli::kCommit,
+                pogi::cli::kBuildDate);
     return 0;
   }
   const std::string cmd = args[0];

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/flags.h"
+#include "cli/version.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "gateway/http_server.h"
@@ -86,7 +87,13 @@ int Start(const std::vector<std::string>& args) {
   log_options.file = flags.Get("log-file").value_or("");
   if (Status s = log::Init(log_options); !s.ok()) return Fail(s.error().message());
 
-  std::string host = flags.Get("host").value_or("127.0.0.1");
+  // In pogi's container image (POGI_CONTAINER=1) the default address is
+  // every interface, and listening there is not warned about: the
+  // container's own network is the boundary, and its port mapping decides
+  // who reaches pogi. Everywhere else the default is loopback only.
+  const char* container = std::getenv("POGI_CONTAINER");
+  const bool in_container = container && std::string(container) == "1";
+  std::string host = flags.Get("host").value_or(in_container ? "0.0.0.0" : "127.0.0.1");
   uint16_t http_port = kDefaultHttpPort, grpc_port = kDefaultGrpcPort;
   if (auto p = flags.Get("port"); p && !ParsePort(*p, &http_port)) return Fail("invalid --port " + *p);
   if (auto p = flags.Get("grpc-port"); p && !ParsePort(*p, &grpc_port))
@@ -169,7 +176,7 @@ int Start(const std::vector<std::string>& args) {
     if (!d || *d <= 0) return Fail("invalid --idle-timeout " + *v + " (for example 60s or 500ms)");
     connection_limits.idle_timeout = std::chrono::milliseconds(static_cast<int64_t>(*d * 1000));
   }
-  if (!IsLoopback(host) && !flags.Has("check-signatures")) {
+  if (!IsLoopback(host) && !flags.Has("check-signatures") && !in_container) {
     log::Warn(
         "listening on " + host +
         " without --check-signatures: anyone who can reach this address can read and change every table");
@@ -193,7 +200,7 @@ int Start(const std::vector<std::string>& args) {
   if (!grpc.ok()) return Fail(grpc.error().message());
 
   rpc::ServerInfo info;
-  info.version = POGI_VERSION;
+  info.version = kVersion;
   info.in_memory = options.in_memory;
   info.data_dir = options.in_memory ? "" : options.data_dir;
   info.http_port = (*http)->port();
@@ -210,8 +217,8 @@ int Start(const std::vector<std::string>& args) {
   }).detach();
 
   std::string http_address = "http://" + host + ":" + std::to_string(info.http_port);
-  log::Info("pogi " POGI_VERSION ": DynamoDB API on " + http_address + ", gRPC on " + host + ":" +
-                std::to_string(info.grpc_port) + ", " +
+  log::Info(std::string("pogi ") + kVersion + ": DynamoDB API on " + http_address + ", gRPC on " + host +
+                ":" + std::to_string(info.grpc_port) + ", " +
                 (options.in_memory ? std::string("in memory") : "data in " + options.data_dir) +
                 (flags.Has("no-console") ? std::string() : ", console on " + http_address + "/_pogi/"),
             {{"http_port", info.http_port},

@@ -34,7 +34,7 @@ class HelpAndVersion(unittest.TestCase):
     def test_version(self):
         cp = run_pogi("--version")
         self.assertEqual(cp.returncode, 0, cp.stderr)
-        self.assertRegex(cp.stdout.strip(), r"^pogi \d+\.\d+\.\d+")
+        self.assertRegex(cp.stdout.strip(), r"^pogi \d+\.\d+\.\d+ \(commit \S+, built \S+\)$")
         self.assertEqual(len(cp.stdout.strip().splitlines()), 1)
 
     def test_help_lists_commands(self):
@@ -283,6 +283,95 @@ class StartErrors(unittest.TestCase):
             self.assertEqual(srv.stop(sig=signal.SIGINT), 0, srv.stderr_text())
         finally:
             srv.cleanup()
+
+
+class DynamoDBLocalCommandLine(unittest.TestCase):
+    """DynamoDB Local's flags, as it spells them (docs/admin.md)."""
+
+    def start(self, *args):
+        proc = subprocess.Popen([pogi_bin()] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, stdin=subprocess.DEVNULL)
+        lines = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line or line == "Ready.\n":
+                break
+            lines.append(line.rstrip("\n"))
+        self.addCleanup(self.stop, proc)
+        return proc, lines
+
+    def stop(self, proc):
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=10)
+
+    def list_tables(self, port):
+        import boto3
+        c = boto3.client("dynamodb", endpoint_url="http://%s:%d" % (LOCALHOST, port), region_name="us-east-1",
+                         aws_access_key_id="k", aws_secret_access_key="s")
+        return c.list_tables()["TableNames"]
+
+    def test_its_flags_start_pogi_with_its_banner(self):
+        port = free_port()
+        proc, banner = self.start("-port", str(port), "-inMemory", "-sharedDb", "-disableTelemetry",
+                                  "-optimizeDbBeforeStartup", "--grpc-port", "0")
+        self.assertEqual(banner[:3], ["Initializing DynamoDB Local with the following configuration:",
+                                      "Port:\t%d" % port, "InMemory:\ttrue"])
+        self.assertIn("SharedDb:\ttrue", banner)
+        self.assertIn("DbPath:\tnull", banner)
+        self.assertEqual(self.list_tables(port), [])
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertIn("in memory", err)
+
+    def test_its_image_command_and_db_path(self):
+        port = free_port()
+        data = tempfile.mkdtemp(prefix="pogi-ddblocal-")
+        self.addCleanup(shutil.rmtree, data, True)
+        proc, banner = self.start("-Djava.library.path=./DynamoDBLocal_lib", "-jar", "DynamoDBLocal.jar",
+                                  "-sharedDb", "-dbPath", data, "-port", str(port), "--grpc-port", "0",
+                                  "-delayTransientStatuses", "-cors", "http://a.example")
+        self.assertIn("DbPath:\t" + data, banner)
+        self.assertIn("shouldDelayTransientStatuses:\ttrue", banner)
+        self.assertIn("CorsParams:\thttp://a.example", banner)
+        self.assertEqual(self.list_tables(port), [])
+        self.assertTrue(os.path.exists(os.path.join(data, "pogi.db")))
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+        # What pogi does not do is said, not dropped.
+        self.assertIn("-delayTransientStatuses accepted", err)
+        self.assertIn("-cors http://a.example accepted", err)
+
+    def test_default_port_is_8000(self):
+        # The banner is printed before binding: a port already in use still
+        # shows that 8000 was chosen, then fails in one line.
+        with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind((LOCALHOST, 8000))
+                s.listen(1)
+            except OSError:
+                pass  # something else holds 8000: pogi fails on it all the same
+            cp = subprocess.run([pogi_bin(), "-inMemory", "--grpc-port", "0"], capture_output=True, text=True,
+                                timeout=30, stdin=subprocess.DEVNULL)
+        self.assertIn("Port:\t8000", cp.stdout)
+        self.assertNotEqual(cp.returncode, 0)
+        self.assertIn("8000", cp.stderr)
+
+    def test_help_version_and_a_missing_value(self):
+        cp = run_pogi("-help")
+        self.assertEqual(cp.returncode, 0)
+        for flag in ("-port", "-inMemory", "-dbPath", "-sharedDb", "-cors", "-delayTransientStatuses",
+                     "-optimizeDbBeforeStartup", "-disableTelemetry", "-version"):
+            self.assertIn(flag, cp.stdout)
+        cp = run_pogi("-version")
+        self.assertEqual(cp.returncode, 0)
+        self.assertTrue(cp.stdout.startswith("pogi "))
+        cp = run_pogi("-port")
+        self.assertEqual(cp.returncode, 2)
+        self.assertIn("-port needs a value", cp.stderr)
 
 
 class AdminCommands(ServerTestCase):

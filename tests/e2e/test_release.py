@@ -1,0 +1,297 @@
+"""What users download, checked as they would use it (release/pack.py):
+
+- the release archive: reproducible (packed twice, the same bytes), its
+  SHA-256 file, its contents; the binary in it runs in a bare root folder
+  (chroot, nothing else in it) and answers a ListTables; --version;
+- the OCI image: reproducible (the same digest twice), its config (entry
+  point, environment, the /data volume), unpacked with umoci and run with
+  chroot as its config says, answering the AWS CLI; DynamoDB Local's
+  command line `-inMemory -sharedDb -port P` and its image command
+  `-jar DynamoDBLocal.jar ...` work;
+- the npm package: installed offline into a fresh folder, its API starts
+  pogi, @aws-sdk/client-dynamodb writes and reads, stop() leaves no process.
+
+The chroot checks need root (CI runs as root); umoci, skopeo and the AWS
+SDK for JavaScript come from `./dev test`'s packages (skipped with a reason
+when missing, which `./dev test` never lets happen in CI)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import unittest
+
+from harness import LOCALHOST, free_port, pogi_bin
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+PACK = os.path.join(ROOT, "release", "pack.py")
+# The AWS SDK for JavaScript, installed once per build folder for the npm check.
+SDK_DIR = os.path.join(os.path.dirname(os.path.abspath(pogi_bin())), "npm-sdk")
+SDK_VERSION = "3.1169.0"
+
+
+def pack(out):
+    cp = subprocess.run([sys.executable, PACK, "--binary", pogi_bin(), "--out", out],
+                        capture_output=True, text=True, timeout=300)
+    if cp.returncode != 0:
+        raise AssertionError("pack failed: %s%s" % (cp.stdout, cp.stderr))
+    return cp.stdout
+
+
+def files_in(folder):
+    return sorted(os.listdir(folder))
+
+
+def wait_ready(proc, timeout=10):
+    """Reads proc's stdout until "Ready."; returns the lines before it."""
+    lines = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if line.rstrip("\n") == "Ready.":
+            return lines
+        lines.append(line.rstrip("\n"))
+    proc.kill()
+    _, err = proc.communicate()
+    raise AssertionError("not ready: stdout %r stderr %r" % (lines, err))
+
+
+def list_tables(port):
+    import boto3
+    client = boto3.client("dynamodb", endpoint_url="http://%s:%d" % (LOCALHOST, port), region_name="us-east-1",
+                          aws_access_key_id="x", aws_secret_access_key="x")
+    return client.list_tables()["TableNames"]
+
+
+def stop(proc):
+    """Stops proc as `docker stop` would (SIGTERM); its exit code and stderr."""
+    proc.terminate()
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return proc.returncode, err
+
+
+class ReleaseTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="pogi-release-")
+        cls.out1 = os.path.join(cls.tmp, "one")
+        cls.out2 = os.path.join(cls.tmp, "two")
+        cls.report = pack(cls.out1)
+        pack(cls.out2)
+        names = files_in(cls.out1)
+        cls.archive = next(n for n in names if n.endswith(".tar.gz"))
+        cls.image = next(n for n in names if n.endswith("-oci.tar"))
+        cls.npm = next((n for n in names if n.endswith(".tgz")), None)
+        sys.stderr.write("release/pack.py:\n" + cls.report)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def read(self, out, name):
+        with open(os.path.join(out, name), "rb") as f:
+            return f.read()
+
+    def test_packed_twice_the_same_bytes(self):
+        self.assertEqual(files_in(self.out1), files_in(self.out2))
+        for name in files_in(self.out1):
+            self.assertEqual(self.read(self.out1, name), self.read(self.out2, name), name)
+
+    def test_archive_contents_and_checksum(self):
+        self.assertRegex(self.archive, r"^pogi-\d+\.\d+\.\d+-linux-x86_64\.tar\.gz$")
+        cp = subprocess.run(["sha256sum", "-c", self.archive + ".sha256"], cwd=self.out1,
+                            capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0, cp.stdout + cp.stderr)
+        top = self.archive[:-len(".tar.gz")]
+        with tarfile.open(os.path.join(self.out1, self.archive)) as tar:
+            members = {m.name: m for m in tar.getmembers()}
+        self.assertEqual(sorted(members), sorted([
+            top, top + "/pogi", top + "/LICENSE", top + "/README.md", top + "/completions",
+            top + "/completions/pogi.bash", top + "/completions/_pogi", top + "/completions/pogi.fish"]))
+        self.assertEqual(members[top + "/pogi"].mode, 0o755)
+        self.assertEqual({m.uid for m in members.values()}, {0})
+        self.assertEqual(len({m.mtime for m in members.values()}), 1)
+        # Stripped: smaller than the build's binary, which keeps its symbols.
+        self.assertLess(members[top + "/pogi"].size, os.path.getsize(pogi_bin()))
+
+    def test_version_names_the_commit_and_date(self):
+        cp = subprocess.run([pogi_bin(), "--version"], capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0)
+        self.assertRegex(cp.stdout.strip(),
+                         r"^pogi \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown), "
+                         r"built (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|unknown)\)$")
+
+    def extract(self, name, into):
+        os.makedirs(into)
+        with tarfile.open(os.path.join(self.out1, name)) as tar:
+            tar.extractall(into)
+        return into
+
+    @unittest.skipUnless(os.geteuid() == 0, "chroot needs root")
+    def test_binary_runs_alone_in_an_empty_root(self):
+        root = self.extract(self.archive, os.path.join(self.tmp, "bare"))
+        top = self.archive[:-len(".tar.gz")]
+        # Nothing but the archive's files: no /lib, no /etc, no /dev, no /proc.
+        self.assertEqual(os.listdir(root), [top])
+        port, grpc_port = free_port(), free_port()
+        proc = subprocess.Popen(["chroot", root, "/%s/pogi" % top, "start", "--in-memory", "--port", str(port),
+                                 "--grpc-port", str(grpc_port)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_ready(proc)
+            self.assertEqual(list_tables(port), [])
+        finally:
+            code, err = stop(proc)
+        self.assertEqual(code, 0, err)
+
+    def oci_layout(self):
+        layout = os.path.join(self.tmp, "layout")
+        if not os.path.isdir(layout):
+            self.extract(self.image, layout)
+        return layout
+
+    def test_image_layout_and_config(self):
+        layout = self.oci_layout()
+        with open(os.path.join(layout, "index.json")) as f:
+            index = json.load(f)
+        manifest_digest = index["manifests"][0]["digest"]
+        self.assertEqual(index["manifests"][0]["annotations"]["io.containerd.image.name"].split(":")[0],
+                         "docker.io/library/pogi")
+
+        def blob(digest):
+            with open(os.path.join(layout, "blobs", *digest.split(":")), "rb") as f:
+                return json.loads(f.read())
+        manifest = blob(manifest_digest)
+        config = blob(manifest["config"]["digest"])
+        self.assertEqual(config["config"]["Entrypoint"], ["/pogi"])
+        self.assertEqual(config["config"]["Cmd"], ["start"])
+        self.assertIn("POGI_CONTAINER=1", config["config"]["Env"])
+        self.assertIn("POGI_DATA_DIR=/data", config["config"]["Env"])
+        self.assertEqual(list(config["config"]["Volumes"]), ["/data"])
+        self.assertEqual((config["os"], config["architecture"]), ("linux", "amd64"))
+        self.assertEqual(len(manifest["layers"]), 1)
+        # docker load reads manifest.json beside the OCI layout.
+        with open(os.path.join(layout, "manifest.json")) as f:
+            self.assertEqual(json.load(f)[0]["RepoTags"][0].split(":")[0], "pogi")
+        if shutil.which("skopeo"):
+            cp = subprocess.run(["skopeo", "inspect", "--config", "oci-archive:" + os.path.join(self.out1, self.image)],
+                                capture_output=True, text=True)
+            self.assertEqual(cp.returncode, 0, cp.stderr)
+            self.assertEqual(json.loads(cp.stdout)["config"]["Entrypoint"], ["/pogi"])
+
+    def unpacked_rootfs(self):
+        if not shutil.which("umoci"):
+            self.skipTest("umoci is not installed (./dev test installs it)")
+        bundle = os.path.join(self.tmp, "bundle")
+        if not os.path.isdir(bundle):
+            version = self.image[len("pogi-"):-len("-oci.tar")]
+            cp = subprocess.run(["umoci", "unpack", "--image", self.oci_layout() + ":" + version, bundle],
+                                capture_output=True, text=True)
+            self.assertEqual(cp.returncode, 0, cp.stderr)
+        with open(os.path.join(bundle, "config.json")) as f:
+            runtime = json.load(f)
+        return os.path.join(bundle, "rootfs"), runtime
+
+    def run_image(self, rootfs, runtime, args):
+        """Runs the unpacked image as its runtime config says (environment,
+        working folder), with `args` in place of its command."""
+        env = dict(e.split("=", 1) for e in runtime["process"]["env"])
+        entry = runtime["process"]["args"][0]
+        return subprocess.Popen(["chroot", rootfs, entry] + args, env=env, cwd=rootfs,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    @unittest.skipUnless(os.geteuid() == 0, "chroot needs root")
+    def test_image_runs_and_answers_the_aws_cli(self):
+        rootfs, runtime = self.unpacked_rootfs()
+        self.assertEqual(runtime["process"]["args"], ["/pogi", "start"])
+        self.assertEqual(sorted(os.listdir(rootfs)), ["data", "pogi", "tmp"])
+        port, grpc_port = free_port(), free_port()
+        proc = self.run_image(rootfs, runtime, ["start", "--port", str(port), "--grpc-port", str(grpc_port)])
+        try:
+            wait_ready(proc)
+            env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+            env.update(AWS_ACCESS_KEY_ID="x", AWS_SECRET_ACCESS_KEY="x", AWS_DEFAULT_REGION="us-east-1",
+                       AWS_CONFIG_FILE="/nonexistent", AWS_SHARED_CREDENTIALS_FILE="/nonexistent")
+            for args in (["create-table", "--table-name", "img", "--attribute-definitions",
+                          "AttributeName=pk,AttributeType=S", "--key-schema", "AttributeName=pk,KeyType=HASH",
+                          "--billing-mode", "PAY_PER_REQUEST"], ["list-tables"]):
+                cp = subprocess.run(["aws", "dynamodb"] + args + ["--endpoint-url", "http://%s:%d" % (LOCALHOST, port),
+                                                                   "--output", "json"],
+                                    capture_output=True, text=True, env=env, timeout=60)
+                self.assertEqual(cp.returncode, 0, cp.stderr)
+            self.assertEqual(json.loads(cp.stdout)["TableNames"], ["img"])
+        finally:
+            code, stderr = stop(proc)
+        self.assertEqual(code, 0, stderr)
+        # Every interface inside the container, and no warning about it there.
+        self.assertIn("http://0.0.0.0:%d" % port, stderr)
+        self.assertNotIn("without --check-signatures", stderr)
+        # The data went to the /data volume.
+        self.assertIn("pogi.db", os.listdir(os.path.join(rootfs, "data")))
+
+    @unittest.skipUnless(os.geteuid() == 0, "chroot needs root")
+    def test_image_takes_dynamodb_locals_command_line(self):
+        rootfs, runtime = self.unpacked_rootfs()
+        for command in (["-inMemory", "-sharedDb"], ["-jar", "DynamoDBLocal.jar", "-sharedDb", "-inMemory"]):
+            port = free_port()
+            proc = self.run_image(rootfs, runtime, command + ["-port", str(port), "--grpc-port", "0"])
+            try:
+                banner = wait_ready(proc)
+                self.assertEqual(banner[0], "Initializing DynamoDB Local with the following configuration:")
+                self.assertIn("Port:\t%d" % port, banner)
+                self.assertIn("InMemory:\ttrue", banner)
+                self.assertIn("SharedDb:\ttrue", banner)
+                self.assertEqual(list_tables(port), [])
+            finally:
+                code, err = stop(proc)
+            self.assertEqual(code, 0, err)
+
+    def sdk(self):
+        """A folder with @aws-sdk/client-dynamodb, installed from the registry once."""
+        if not shutil.which("npm") or not shutil.which("node"):
+            self.skipTest("node and npm are not installed (./dev test installs them)")
+        marker = os.path.join(SDK_DIR, "node_modules", "@aws-sdk", "client-dynamodb", "package.json")
+        if not os.path.exists(marker):
+            os.makedirs(SDK_DIR, exist_ok=True)
+            cp = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save",
+                                 "@aws-sdk/client-dynamodb@" + SDK_VERSION],
+                                cwd=SDK_DIR, capture_output=True, text=True, timeout=600)
+            self.assertEqual(cp.returncode, 0, cp.stderr)
+        return os.path.join(SDK_DIR, "node_modules")
+
+    def test_npm_package_installs_offline_and_starts_pogi(self):
+        self.assertIsNotNone(self.npm, "no npm package was packed")
+        sdk = self.sdk()
+        fresh = os.path.join(self.tmp, "fresh-project")
+        os.makedirs(fresh)
+        with open(os.path.join(fresh, "package.json"), "w") as f:
+            json.dump({"name": "fresh-project", "version": "1.0.0", "private": True}, f)
+        # --offline: npm may not fetch anything; the tarball needs nothing.
+        cp = subprocess.run(["npm", "install", "--offline", "--no-audit", "--no-fund",
+                             os.path.join(self.out1, self.npm)], cwd=fresh, capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, npm_config_cache=os.path.join(self.tmp, "npm-cache")))
+        self.assertEqual(cp.returncode, 0, cp.stdout + cp.stderr)
+        shim = os.path.join(fresh, "node_modules", ".bin", "pogi")
+        cp = subprocess.run([shim, "--version"], capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0, cp.stderr)
+        self.assertTrue(cp.stdout.startswith("pogi "))
+        shutil.copy(os.path.join(HERE, "npm", "pogi_package.test.js"), fresh)
+        cp = subprocess.run(["node", "--test", "pogi_package.test.js"], cwd=fresh, capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, NODE_PATH=sdk))
+        self.assertEqual(cp.returncode, 0, cp.stdout + cp.stderr)
+        self.assertIn("# pass 2", cp.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -18,12 +18,14 @@ when missing, which `./dev test` never lets happen in CI)."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 import unittest
+import urllib.request
 
 from harness import LOCALHOST, free_port, pogi_bin
 
@@ -220,6 +222,9 @@ class ReleaseTest(unittest.TestCase):
         proc = self.run_image(rootfs, runtime, ["start", "--port", str(port), "--grpc-port", str(grpc_port)])
         try:
             wait_ready(proc)
+            # The readiness contract: GET / answers 200 once Ready. is out.
+            with urllib.request.urlopen("http://%s:%d/" % (LOCALHOST, port), timeout=10) as r:
+                self.assertEqual(r.status, 200)
             env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
             env.update(AWS_ACCESS_KEY_ID="x", AWS_SECRET_ACCESS_KEY="x", AWS_DEFAULT_REGION="us-east-1",
                        AWS_CONFIG_FILE="/nonexistent", AWS_SHARED_CREDENTIALS_FILE="/nonexistent")
@@ -287,10 +292,18 @@ class ReleaseTest(unittest.TestCase):
         self.assertEqual(cp.returncode, 0, cp.stderr)
         self.assertTrue(cp.stdout.startswith("pogi "))
         shutil.copy(os.path.join(HERE, "npm", "pogi_package.test.js"), fresh)
-        cp = subprocess.run(["node", "--test", "pogi_package.test.js"], cwd=fresh, capture_output=True, text=True,
-                            timeout=120, env=dict(os.environ, NODE_PATH=sdk))
-        self.assertEqual(cp.returncode, 0, cp.stdout + cp.stderr)
-        self.assertIn("# pass 2", cp.stdout)
+        # A session of its own: on a time-out the whole group goes, the pogi
+        # that node started included.
+        proc = subprocess.Popen(["node", "--test", "pogi_package.test.js"], cwd=fresh, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=dict(os.environ, NODE_PATH=sdk),
+                                start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+        self.assertEqual(proc.returncode, 0, out + err)
+        self.assertIn("# pass 2", out)
 
 
 if __name__ == "__main__":

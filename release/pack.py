@@ -16,6 +16,7 @@ the npm package (skipped with a note without it).
 """
 
 import argparse
+import datetime
 import gzip
 import hashlib
 import io
@@ -118,7 +119,7 @@ def oci_image(version, pogi, goarch, epoch):
     its data in /data; DynamoDB Local's flags work as the command too."""
     layer_tar = tar_bytes([("data/", None, 0o755), ("pogi", pogi, 0o755), ("tmp/", None, 0o1777)], epoch)
     layer = gzip_bytes(layer_tar)
-    created = __import__("datetime").datetime.utcfromtimestamp(epoch).strftime("%Y-%m-%dT%H:%M:%SZ")
+    created = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     config = {
         "created": created,
         "architecture": goarch,

@@ -66,11 +66,12 @@ int Start(const std::vector<std::string>& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  Flags flags({"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
-               "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock",
-               "ttl-interval", "stream-shard-hours", "max-connections", "idle-timeout", "region"},
-              {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
-               "no-console"});
+  Flags flags(
+      {"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
+       "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock", "ttl-interval",
+       "stream-shard-hours", "max-connections", "idle-timeout", "region", "storage", "pg-schema"},
+      {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
+       "no-console"});
   std::string error;
   if (!flags.Parse(args, &error)) return Fail(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Fail("unexpected argument '" + flags.positional()[0] + "'");
@@ -109,6 +110,15 @@ int Start(const std::vector<std::string>& args) {
   options.fsync_each_commit = flags.Has("fsync");
   const char* env_dir = std::getenv("POGI_DATA_DIR");
   options.data_dir = flags.Get("data-dir").value_or(env_dir && *env_dir ? env_dir : ".pogi");
+  const char* env_storage = std::getenv("POGI_STORAGE");
+  options.postgres = flags.Get("storage").value_or(env_storage ? env_storage : "");
+  const char* env_schema = std::getenv("POGI_PG_SCHEMA");
+  options.pg_schema = flags.Get("pg-schema").value_or(env_schema && *env_schema ? env_schema : "pogi");
+  if (!options.postgres.empty() && options.in_memory) {
+    return Fail("--in-memory and --storage exclude each other (the data lives in PostgreSQL)");
+  }
+  if (flags.Get("pg-schema") && options.postgres.empty()) return Fail("--pg-schema needs --storage");
+  if (options.pg_schema.empty()) return Fail("invalid --pg-schema (empty)");
 
   // The one clock: the system's time unless told otherwise; the admin API
   // sets, advances and freezes it.
@@ -202,7 +212,11 @@ int Start(const std::vector<std::string>& args) {
   rpc::ServerInfo info;
   info.version = kVersion;
   info.in_memory = options.in_memory;
-  info.data_dir = options.in_memory ? "" : options.data_dir;
+  // Where the data is, for `pogi status` and the log; a connection string
+  // may hold a password, so PostgreSQL is named by its schema only.
+  const std::string where =
+      options.postgres.empty() ? options.data_dir : "PostgreSQL schema " + options.pg_schema;
+  info.data_dir = options.in_memory ? "" : where;
   info.http_port = (*http)->port();
   info.grpc_port = (*grpc)->port();
   info.started_at = service::SystemClock().Now();
@@ -219,7 +233,7 @@ int Start(const std::vector<std::string>& args) {
   std::string http_address = "http://" + host + ":" + std::to_string(info.http_port);
   log::Info(std::string("pogi ") + kVersion + ": DynamoDB API on " + http_address + ", gRPC on " + host +
                 ":" + std::to_string(info.grpc_port) + ", " +
-                (options.in_memory ? std::string("in memory") : "data in " + options.data_dir) +
+                (options.in_memory ? std::string("in memory") : "data in " + where) +
                 (flags.Has("no-console") ? std::string() : ", console on " + http_address + "/_pogi/"),
             {{"http_port", info.http_port},
              {"grpc_port", info.grpc_port},

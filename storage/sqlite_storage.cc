@@ -12,6 +12,7 @@
 #include <deque>
 #include <mutex>
 
+#include "storage/backends.h"
 #include "storage/sqlite_control.h"
 #include "storage/sqlite_db.h"
 #include "storage/sqlite_file_checks.h"
@@ -159,7 +160,7 @@ class SqliteStorage final : public Storage {
     return std::move(w.status);
   }
 
-  // One connection serves reads and writes (see Storage::Open): holding it
+  // One connection serves reads and writes (see OpenSqlite): holding it
   // for the whole of fn is what makes fn's view consistent.
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
     std::lock_guard lock(db_mu_);
@@ -250,25 +251,7 @@ class SqliteStorage final : public Storage {
 
 }  // namespace
 
-// FNV-1a over the bytes, then a 64-bit finalizer (splitmix64's) so that
-// similar keys ("k001", "k002") land far apart: parallel scan segments are
-// hash ranges and must split the keys evenly. 63 bits, so that SQLite's
-// signed integers sort it as unsigned.
-int64_t PartitionHash(std::string_view partition) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : partition) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  return static_cast<int64_t>(h >> 1);
-}
-
-Result<std::unique_ptr<Storage>> Storage::Open(const Options& options) {
+Result<std::unique_ptr<Storage>> OpenSqlite(const Options& options) {
   // In memory: SQLite's memdb VFS (a name without a leading '/' is private
   // to the connection), not ":memory:". A ":memory:" database lives in the
   // page cache itself, which SQLite walks at the end of every transaction;

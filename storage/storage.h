@@ -1,6 +1,7 @@
 // Storage: the seam between the engine and the bytes on disk. The engine sees
-// tables as numbered collections of items keyed by encoded keys; SQLite (or a
-// later backend) stays behind this interface. Nothing above it writes SQL.
+// tables as numbered collections of items keyed by encoded keys; SQLite
+// (sqlite_*) or PostgreSQL (pg_*) stays behind this interface. Nothing above
+// it writes SQL or knows which backend it runs on.
 #pragma once
 
 #include <climits>
@@ -232,6 +233,12 @@ struct Options {
   std::string data_dir;            // folder holding pogi.db; ignored when in_memory
   bool in_memory = false;          // keep nothing on disk
   bool fsync_each_commit = false;  // survive power loss, not only kill -9
+  // PostgreSQL instead of SQLite: a libpq connection string (a
+  // postgresql:// URI or key=value pairs), and the schema pogi keeps its
+  // tables in. data_dir, in_memory and fsync_each_commit are then unused:
+  // durability is the database's.
+  std::string postgres;
+  std::string pg_schema = "pogi";
 };
 
 class Storage {
@@ -250,9 +257,14 @@ class Storage {
   virtual Result<std::vector<StreamRow>> ListStreams() = 0;
 
   // Runs `fn` in one transaction that commits when fn succeeds and rolls back
-  // when it fails. Writes are serialized: fn sees every write committed before
-  // it, and nobody sees fn's writes before the commit. When Write returns OK
-  // the transaction is durable against a crash of the process.
+  // when it fails. What every backend promises: writes are serializable, as
+  // if each ran alone in some order (SQLite runs them one after another in
+  // this process; PostgreSQL runs them at its SERIALIZABLE isolation, which
+  // also holds against other processes sharing the database); fn sees every
+  // write committed before it, and nobody sees fn's writes before the
+  // commit. fn runs once. When Write returns OK the transaction is durable
+  // against a crash of the process (PostgreSQL: committed in the database);
+  // a write whose commit was not confirmed returns an error.
   virtual Status Write(const std::function<Status(WriteTxn&)>& fn) = 0;
 
   // Runs `fn` against a consistent snapshot. Thread-safe.

@@ -6,20 +6,31 @@ CLI run with the environment that `pogi env` prints, the admin CLI, raw HTTP,
 and stop / kill -9 / restart on the same data folder.
 
 The binary is $POGI_BIN, else ../../build/pogi relative to this file.
+
+Storage: SQLite in the data folder by default. With
+POGI_TEST_STORAGE=postgresql every Server stores in PostgreSQL instead: one
+server per test process (tests/pg_server.py's shared(), or $POGI_TEST_PG's),
+one schema per data folder (a restart, or another Server on the same
+data_dir, finds the same data), and a fresh schema at each start in place of
+--in-memory. Tests about SQLite's file say so with @sqlite_only(reason).
 """
 
 import atexit
 import http.client
+import itertools
 import json
 import os
 import re
+import secrets
 import select
 import shlex
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -38,6 +49,11 @@ UNVERIFIED_AUTH = {
                      "SignedHeaders=host;x-amz-date, Signature=0000",
     "X-Amz-Date": "20260101T000000Z",
 }
+
+STORAGE = os.environ.get("POGI_TEST_STORAGE") or "sqlite"
+if STORAGE not in ("sqlite", "postgresql"):
+    raise RuntimeError("POGI_TEST_STORAGE is %r: sqlite or postgresql" % STORAGE)
+POSTGRESQL = STORAGE == "postgresql"
 
 _live = set()  # every Server still running, killed at exit if a test forgot
 
@@ -74,6 +90,55 @@ def run_pogi(*args, timeout=30, env=None, input=None):
                           env=env, input=input, stdin=None if input is not None else subprocess.DEVNULL)
 
 
+def sqlite_only(reason):
+    """Skips a test (or a class of them) under POGI_TEST_STORAGE=postgresql:
+    it is about SQLite's file (faults of the file system, the file's format,
+    the data folder), which a database server backend does not have."""
+    return unittest.skipIf(POSTGRESQL, "SQLite only: " + reason)
+
+
+# ---- PostgreSQL storage (POGI_TEST_STORAGE=postgresql) --------------------
+
+_schemas = {}  # data folder -> its schema: the same folder, the same data
+_schemas_lock = threading.Lock()
+_schema_numbers = itertools.count(1)
+
+
+def _shared_pg():
+    tests = os.path.normpath(os.path.join(HERE, ".."))
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    import pg_server
+    return pg_server.shared()
+
+
+def new_schema():
+    """A schema name no other Server (of any test process on the same
+    database) has used: lower case, so no quoting is ever needed."""
+    return "e2e_%d_%d_%s" % (os.getpid(), next(_schema_numbers), secrets.token_hex(3))
+
+
+def schema_for(data_dir):
+    """The schema standing in for data_dir under PostgreSQL."""
+    key = os.path.abspath(data_dir)
+    with _schemas_lock:
+        if key not in _schemas:
+            _schemas[key] = new_schema()
+        return _schemas[key]
+
+
+def storage_args(data_dir, in_memory=False):
+    """The storage flags of `pogi start` for this run's backend: --data-dir
+    (and --in-memory) under SQLite; under PostgreSQL --data-dir still (pogi
+    accepts it, stores nothing there), --storage with the shared server and
+    --pg-schema: data_dir's schema, or a fresh one for in_memory."""
+    args = ["--data-dir", data_dir]
+    if not POSTGRESQL:
+        return args + (["--in-memory"] if in_memory else [])
+    schema = new_schema() if in_memory else schema_for(data_dir)
+    return args + ["--storage", _shared_pg().conninfo(), "--pg-schema", schema]
+
+
 class StartError(Exception):
     """pogi did not print Ready. (or exited); carries its exit code and stderr."""
 
@@ -88,11 +153,14 @@ class Server:
 
     Ports: pass port/grpc_port, or leave them None to pick free ones (bound to
     port 0 and released just before pogi starts). data_dir: None makes a fresh
-    temporary folder (removed by cleanup()).
+    temporary folder (removed by cleanup()). storage (and pg_schema): a
+    database for --storage (and --pg-schema), whatever POGI_TEST_STORAGE says
+    (test_postgresql.py's own server). env: variables added to pogi's
+    environment.
     """
 
     def __init__(self, data_dir=None, in_memory=False, port=None, grpc_port=None,
-                 extra_args=(), log_level=None):
+                 extra_args=(), log_level=None, storage=None, pg_schema=None, env=None):
         self._owns_tmp = None
         if data_dir is None:
             self._owns_tmp = tempfile.mkdtemp(prefix="pogi-e2e-")
@@ -103,6 +171,9 @@ class Server:
         self.grpc_port = grpc_port
         self.extra_args = list(extra_args)
         self.log_level = log_level
+        self.storage = storage
+        self.pg_schema = pg_schema
+        self.env = dict(env or {})
         self.proc = None
         self.stdout_after_ready = b""
         self.stdout_rest = b""
@@ -121,10 +192,8 @@ class Server:
             while self.grpc_port == self.port:
                 self.grpc_port = free_port()
         args = [pogi_bin(), "start", "--host", LOCALHOST,
-                "--port", str(self.port), "--grpc-port", str(self.grpc_port),
-                "--data-dir", self.data_dir]
-        if self.in_memory:
-            args.append("--in-memory")
+                "--port", str(self.port), "--grpc-port", str(self.grpc_port)]
+        args += self._storage_args()
         if self.log_level:
             args += ["--log-level", self.log_level]
         args += self.extra_args
@@ -134,8 +203,11 @@ class Server:
         self.returncode = None
         self.stdout_after_ready = b""
         self.stdout_rest = b""
+        # The storage is the flags' (or self.env's), never the caller's environment's.
+        env = {k: v for k, v in os.environ.items() if k not in ("POGI_STORAGE", "POGI_PG_SCHEMA")}
+        env.update(self.env)
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=self._stderr_file)
+                                     stderr=self._stderr_file, env=env)
         _live.add(self)
         try:
             self._wait_ready()
@@ -143,6 +215,18 @@ class Server:
             self.kill()
             raise
         return self
+
+    def _storage_args(self):
+        if self.storage is not None:
+            args = ["--data-dir", self.data_dir, "--storage", self.storage]
+            return args + (["--pg-schema", self.pg_schema] if self.pg_schema else [])
+        if POSTGRESQL:
+            # pogi stores nothing in the data folder then; made anyway, as
+            # SQLite would, for the tests that look into it.
+            os.makedirs(self.data_dir, exist_ok=True)
+        args = storage_args(self.data_dir, self.in_memory)
+        self.pg_schema = args[-1] if POSTGRESQL else None  # this start's schema
+        return args
 
     def _wait_ready(self):
         deadline = time.monotonic() + READY_TIMEOUT

@@ -12,7 +12,7 @@ import time
 import unittest
 
 from harness import (HERE, LOCALHOST, POGI_BIN, Server, ServerTestCase, free_port,
-                     parse_sh_exports, pogi_bin, run_pogi)
+                     parse_sh_exports, pogi_bin, run_pogi, sqlite_only, storage_args)
 
 ENV_NAMES = ["AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS", "AWS_REGION",
              "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]
@@ -160,8 +160,9 @@ class StartErrors(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def start_args(self, data_dir, port=0, grpc_port=0):
+        # data_dir's storage: the folder, or its schema under POGI_TEST_STORAGE=postgresql.
         return ("start", "--host", LOCALHOST, "--port", port, "--grpc-port", grpc_port,
-                "--data-dir", data_dir)
+                *storage_args(data_dir))
 
     def test_http_port_in_use(self):
         with socket.socket() as busy:
@@ -189,6 +190,7 @@ class StartErrors(unittest.TestCase):
             self.assertTrue(first.alive())
             first.client().list_tables()
 
+    @sqlite_only("the lock on the data folder's pogi.db; several pogi share a PostgreSQL schema")
     def test_data_dir_in_use_by_another_pogi(self):
         data = os.path.join(self.tmp, "shared")
         with Server(data_dir=data) as first:
@@ -202,6 +204,7 @@ class StartErrors(unittest.TestCase):
             self.assertTrue(first.alive())
             self.assertEqual(first.client().list_tables()["TableNames"], ["kept"])
 
+    @sqlite_only("the data folder holds pogi.db; with --storage it holds no data")
     def test_data_dir_under_a_regular_file(self):
         afile = os.path.join(self.tmp, "plain-file")
         with open(afile, "w") as f:
@@ -210,6 +213,7 @@ class StartErrors(unittest.TestCase):
         line = assert_one_line_error(self, cp, "data dir under a file")
         self.assertIn(afile, line)
 
+    @sqlite_only("the data folder holds pogi.db; with --storage it holds no data")
     def test_data_dir_is_a_regular_file(self):
         afile = os.path.join(self.tmp, "plain-file")
         with open(afile, "w") as f:
@@ -217,6 +221,7 @@ class StartErrors(unittest.TestCase):
         cp = run_pogi(*self.start_args(afile), timeout=15)
         assert_one_line_error(self, cp, "data dir is a file")
 
+    @sqlite_only("a damaged pogi.db")
     def test_corrupt_database_file(self):
         data = os.path.join(self.tmp, "data")
         os.makedirs(data)
@@ -326,6 +331,7 @@ class DynamoDBLocalCommandLine(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, err)
         self.assertIn("in memory", err)
 
+    @sqlite_only("-dbPath is DynamoDB Local's data folder: pogi.db goes there")
     def test_its_image_command_and_db_path(self):
         port = free_port()
         data = tempfile.mkdtemp(prefix="pogi-ddblocal-")

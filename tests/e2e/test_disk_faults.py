@@ -21,7 +21,7 @@ import tempfile
 import threading
 import unittest
 
-from harness import Server, StartError
+from harness import Server, StartError, sqlite_only
 from test_streams import read_all, streams_client
 
 INTERNAL = "com.amazonaws.dynamodb.v20120810#InternalServerError"
@@ -154,6 +154,7 @@ class Faults(unittest.TestCase):
         return statuses
 
 
+@sqlite_only("fills the file system under the data folder that holds pogi.db")
 class FullDisk(Faults):
 
     def setUp(self):
@@ -252,6 +253,7 @@ class FullDisk(Faults):
         self.assertReadsWork()
 
 
+@sqlite_only("makes pogi.db and its WAL immutable (chattr +i)")
 class ReadOnlyFiles(Faults):
 
     def setUp(self):
@@ -292,6 +294,7 @@ class ReadOnlyFiles(Faults):
               "losses: 0" % (statuses.count(500) + 7, len(statuses) + 7, len(self.acked)), file=sys.stderr)
 
 
+@sqlite_only("damages pogi.db before a start")
 class DamagedFiles(unittest.TestCase):
 
     def setUp(self):

@@ -27,7 +27,7 @@ import time
 import unittest
 import urllib.request
 
-from harness import LOCALHOST, free_port, pogi_bin
+from harness import LOCALHOST, free_port, pogi_bin, sqlite_only
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -83,6 +83,8 @@ def stop(proc):
     return proc.returncode, err
 
 
+@sqlite_only("packs the binary and runs the archive, the image and the npm package on their own "
+             "default storage (a data folder): the storage switch changes nothing here")
 class ReleaseTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

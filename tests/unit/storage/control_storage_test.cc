@@ -1,4 +1,4 @@
-// Tests for the control plane's storage calls (on SQLite): table settings,
+// Tests for the control plane's storage calls (on every backend): table settings,
 // on-demand backups (a consistent copy that outlives its table) and
 // point-in-time history (as-of reads, pruning, dropping).
 #include <gtest/gtest.h>
@@ -9,31 +9,13 @@
 #include <vector>
 
 #include "storage/storage.h"
+#include "tests/unit/storage/backend_fixture.h"
 
 namespace pogi::storage {
 namespace {
 
-std::unique_ptr<Storage> OpenMemory() {
-  Options o;
-  o.in_memory = true;
-  auto r = Storage::Open(o);
-  EXPECT_TRUE(r.ok());
-  return r.ok() ? std::move(r).value() : nullptr;
-}
-
-void MustWrite(Storage& s, const std::function<Status(WriteTxn&)>& fn) {
-  Status st = s.Write(fn);
-  ASSERT_TRUE(st.ok()) << st.error().message();
-}
-
-int64_t NewTable(Storage& s, const std::string& name) {
-  int64_t id = 0;
-  MustWrite(s, [&](WriteTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(id, txn.CreateTable({0, name, "desc"}));
-    return Status::Ok();
-  });
-  return id;
-}
+class ControlStorageTest : public BackendTest {};
+POGI_ON_EVERY_BACKEND(ControlStorageTest);
 
 EncodedKey Key(const std::string& pk) { return {pk, ""}; }
 
@@ -55,8 +37,8 @@ std::map<std::string, std::string> AsOf(Storage& s, int64_t table, int64_t t) {
   return Collect(s, [&](ReadTxn& txn, const auto& visit) { return txn.ReadHistoryAsOf(table, t, visit); });
 }
 
-TEST(ControlStorageTest, TableSettingsAreKeptAndDroppedWithTheTable) {
-  auto s = OpenMemory();
+TEST_P(ControlStorageTest, TableSettingsAreKeptAndDroppedWithTheTable) {
+  auto s = OpenFresh();
   int64_t t = NewTable(*s, "t");
   std::string got = "x";
   auto read = [&] {
@@ -76,8 +58,8 @@ TEST(ControlStorageTest, TableSettingsAreKeptAndDroppedWithTheTable) {
   EXPECT_EQ(got, "");
 }
 
-TEST(ControlStorageTest, BackupIsACopyThatOutlivesItsTable) {
-  auto s = OpenMemory();
+TEST_P(ControlStorageTest, BackupIsACopyThatOutlivesItsTable) {
+  auto s = OpenFresh();
   int64_t t = NewTable(*s, "t");
   MustWrite(*s, [&](WriteTxn& txn) -> Status {
     POGI_RETURN_IF_ERROR(txn.PutItem(t, Key("a"), "A", 1));
@@ -117,8 +99,8 @@ TEST(ControlStorageTest, BackupIsACopyThatOutlivesItsTable) {
   EXPECT_FALSE(rec);
 }
 
-TEST(ControlStorageTest, AFailedWriteLeavesNoBackup) {
-  auto s = OpenMemory();
+TEST_P(ControlStorageTest, AFailedWriteLeavesNoBackup) {
+  auto s = OpenFresh();
   int64_t t = NewTable(*s, "t");
   Status st = s->Write([&](WriteTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateBackup({0, "arn:x", "t", 1, "d"}, t));
@@ -134,8 +116,8 @@ TEST(ControlStorageTest, AFailedWriteLeavesNoBackup) {
   EXPECT_TRUE(all.empty());
 }
 
-TEST(ControlStorageTest, HistoryAsOfAnInstant) {
-  auto s = OpenMemory();
+TEST_P(ControlStorageTest, HistoryAsOfAnInstant) {
+  auto s = OpenFresh();
   int64_t t = NewTable(*s, "t");
   MustWrite(*s, [&](WriteTxn& txn) -> Status {
     POGI_RETURN_IF_ERROR(txn.AppendHistory(t, Key("a"), 10, "a1", 1));
@@ -163,8 +145,8 @@ TEST(ControlStorageTest, HistoryAsOfAnInstant) {
   EXPECT_EQ(AsOf(*s, t, 30), M{});
 }
 
-TEST(ControlStorageTest, HistoryGoesWithTheTable) {
-  auto s = OpenMemory();
+TEST_P(ControlStorageTest, HistoryGoesWithTheTable) {
+  auto s = OpenFresh();
   int64_t t = NewTable(*s, "t");
   int64_t u = NewTable(*s, "u");
   MustWrite(*s, [&](WriteTxn& txn) -> Status {
@@ -176,8 +158,8 @@ TEST(ControlStorageTest, HistoryGoesWithTheTable) {
   EXPECT_EQ(AsOf(*s, u, 10).size(), 1u);
 }
 
-TEST(ControlStorageTest, ABackupKeepsTheHistoryOfItsDeletedTable) {
-  auto s = OpenMemory();
+TEST_P(ControlStorageTest, ABackupKeepsTheHistoryOfItsDeletedTable) {
+  auto s = OpenFresh();
   int64_t t = NewTable(*s, "t");
   int64_t backup = 0;
   MustWrite(*s, [&](WriteTxn& txn) -> Status {

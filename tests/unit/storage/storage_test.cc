@@ -1,4 +1,5 @@
-// Tests for storage::Storage on SQLite: opening (in memory, on disk, and the
+// Tests for storage::Storage (StorageBackendTest: on every backend; StorageTest:
+// SQLite's own): opening (in memory, on disk, and the
 // one-line errors of a bad folder or file), the catalog, items, counters,
 // transactional rollback, persistence, readers beside a writer, and the
 // exclusive hold on a database folder.
@@ -19,10 +20,15 @@
 #include <thread>
 #include <vector>
 
+#include "tests/unit/storage/backend_fixture.h"
+
 namespace pogi::storage {
 namespace {
 
 namespace fs = std::filesystem;
+
+class StorageBackendTest : public BackendTest {};
+POGI_ON_EVERY_BACKEND(StorageBackendTest);
 
 // A fresh folder under the system temp dir, removed at the end of the test.
 class TempDir {
@@ -180,8 +186,8 @@ TEST(StorageTest, UnwritableFolderFails) {
 
 // ---------------------------------------------------------------- catalog and items
 
-TEST(StorageTest, CreateTableAndListTablesInNameOrder) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, CreateTableAndListTablesInNameOrder) {
+  auto s = OpenFresh();
   int64_t b = CreateTable(*s, "beta", "B");
   int64_t a = CreateTable(*s, "alpha", "A");
   EXPECT_NE(a, b);
@@ -196,8 +202,8 @@ TEST(StorageTest, CreateTableAndListTablesInNameOrder) {
   EXPECT_EQ((*tables)[1].size_bytes, 0);
 }
 
-TEST(StorageTest, DuplicateTableNameFails) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, DuplicateTableNameFails) {
+  auto s = OpenFresh();
   CreateTable(*s, "t");
   Status st = s->Write([&](WriteTxn& txn) -> Status {
     return txn.CreateTable({0, "t", "d"}).ok() ? Status::Ok() : Error::Internal("dup");
@@ -205,15 +211,15 @@ TEST(StorageTest, DuplicateTableNameFails) {
   EXPECT_FALSE(st.ok());
 }
 
-TEST(StorageTest, UpdateTableDescription) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, UpdateTableDescription) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t", "v1");
   ASSERT_TRUE(s->Write([&](WriteTxn& txn) { return txn.UpdateTableDescription(t, "v2"); }).ok());
   EXPECT_EQ(GetTable(*s, t)->description, "v2");
 }
 
-TEST(StorageTest, PutGetDeleteItems) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, PutGetDeleteItems) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   EncodedKey k1{"p1", ""}, k2{"p1", "s2"}, k3{"p2", "s2"};
   EXPECT_EQ(Get(*s, t, k1), "(none)");
@@ -234,8 +240,8 @@ TEST(StorageTest, PutGetDeleteItems) {
   EXPECT_TRUE(s->Write([&](WriteTxn& txn) { return txn.DeleteItem(t, k2); }).ok());
 }
 
-TEST(StorageTest, KeysWithEmbeddedZeroBytesAreDistinct) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, KeysWithEmbeddedZeroBytesAreDistinct) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   EncodedKey a{std::string("a\0b", 3), ""}, b{std::string("a\0c", 3), ""}, c{"a", ""};
   Put(*s, t, a, "A");
@@ -245,15 +251,15 @@ TEST(StorageTest, KeysWithEmbeddedZeroBytesAreDistinct) {
   EXPECT_EQ(Get(*s, t, c), "(none)");
 }
 
-TEST(StorageTest, ItemsAreScopedToTheirTable) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, ItemsAreScopedToTheirTable) {
+  auto s = OpenFresh();
   int64_t t1 = CreateTable(*s, "t1"), t2 = CreateTable(*s, "t2");
   Put(*s, t1, {"k", ""}, "in t1");
   EXPECT_EQ(Get(*s, t2, {"k", ""}), "(none)");
 }
 
-TEST(StorageTest, Counters) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, Counters) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   ASSERT_TRUE(s->Write([&](WriteTxn& txn) { return txn.AdjustCounters(t, 3, 300); }).ok());
   ASSERT_TRUE(s->Write([&](WriteTxn& txn) { return txn.AdjustCounters(t, -1, -50); }).ok());
@@ -269,8 +275,8 @@ TEST(StorageTest, Counters) {
   EXPECT_FALSE(GetTable(*s, t + 1000));
 }
 
-TEST(StorageTest, DropTableRemovesItsItemsAndRow) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, DropTableRemovesItsItemsAndRow) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t"), other = CreateTable(*s, "other");
   Put(*s, t, {"a", ""}, "1");
   Put(*s, t, {"b", "x"}, "2");
@@ -291,8 +297,8 @@ TEST(StorageTest, DropTableRemovesItsItemsAndRow) {
   EXPECT_EQ(GetTable(*s, again)->item_count, 0);
 }
 
-TEST(StorageTest, WriteRollsBackWhenFnFails) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, WriteRollsBackWhenFnFails) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   Put(*s, t, {"keep", ""}, "old");
   Status st = s->Write([&](WriteTxn& txn) -> Status {
@@ -327,8 +333,8 @@ TEST(StorageTest, WriteRollsBackOnDiskToo) {
   EXPECT_EQ(Get(*s, t, {"k", ""}), "(none)");
 }
 
-TEST(StorageTest, WriteSeesItsOwnWrites) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, WriteSeesItsOwnWrites) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   Status st = s->Write([&](WriteTxn& txn) -> Status {
     POGI_RETURN_IF_ERROR(txn.PutItem(t, {"k", ""}, "v", 10));
@@ -372,8 +378,8 @@ TEST(StorageTest, DataPersistsWithFsyncEachCommit) {
   EXPECT_EQ(Get(*s, (*s->ListTables())[0].id, {"k", ""}), "v");
 }
 
-TEST(StorageTest, InMemoryStoragesAreIndependent) {
-  auto a = OpenMemory(), b = OpenMemory();
+TEST_P(StorageBackendTest, FreshStoragesAreIndependent) {
+  auto a = OpenFresh(), b = OpenFresh();
   CreateTable(*a, "t");
   EXPECT_TRUE(b->ListTables()->empty());
 }
@@ -382,9 +388,8 @@ TEST(StorageTest, InMemoryStoragesAreIndependent) {
 
 // Every write sets both keys to the same value in one transaction; reads
 // running meanwhile must never see one key updated without the other.
-TEST(StorageTest, ReadsBesideWritesSeeWholeTransactions) {
-  TempDir dir;
-  auto s = OpenDir(dir.path());
+TEST_P(StorageBackendTest, ReadsBesideWritesSeeWholeTransactions) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   Put(*s, t, {"a", ""}, "0");
   Put(*s, t, {"b", ""}, "0");
@@ -483,8 +488,8 @@ TEST(StorageTest, CountersAreCountedAgainAfterACrash) {
   EXPECT_EQ(GetTable(*s, t)->size_bytes, 13);
 }
 
-TEST(StorageTest, ConcurrentWritersKeepCountersExact) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, ConcurrentWritersKeepCountersExact) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   std::vector<std::thread> writers;
   for (int w = 0; w < 4; ++w) {
@@ -497,8 +502,8 @@ TEST(StorageTest, ConcurrentWritersKeepCountersExact) {
   EXPECT_EQ(GetTable(*s, t)->size_bytes, 400);
 }
 
-TEST(StorageTest, ConcurrentWritersAreSerialized) {
-  auto s = OpenMemory();
+TEST_P(StorageBackendTest, ConcurrentWritersAreSerialized) {
+  auto s = OpenFresh();
   int64_t t = CreateTable(*s, "t");
   constexpr int kThreads = 4, kEach = 100;
   std::vector<std::thread> threads;

@@ -1,0 +1,180 @@
+// PgConn: libpq's extended protocol with binary parameters and results
+// (no quoting of values anywhere), one prepared statement per SQL text.
+#include "storage/pg_conn.h"
+
+#include <endian.h>
+
+#include <cstring>
+
+#include "common/log.h"
+
+namespace pogi::storage {
+namespace {
+
+// Type OIDs of PostgreSQL's catalog (pg_type.dat), fixed since 7.x.
+constexpr Oid kInt8 = 20, kText = 25, kFloat8 = 701, kBytea = 17;
+
+// libpq's messages end in a newline and may span lines: one line for a log
+// or an error answer.
+std::string OneLine(const char* message) {
+  std::string s = message ? message : "";
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (char& c : s) {
+    if (c == '\n' || c == '\t') c = ' ';
+  }
+  return s;
+}
+
+}  // namespace
+
+void PgParams::Add(Oid type, const char* data, int length, int fixed_slot) {
+  types_.push_back(type);
+  formats_.push_back(1);
+  lengths_.push_back(length);
+  data_.push_back(data);
+  fixed_.push_back(fixed_slot);
+}
+
+PgParams& PgParams::Int(int64_t v) {
+  fixed_values_.push_back(htobe64(static_cast<uint64_t>(v)));
+  Add(kInt8, nullptr, 8, static_cast<int>(fixed_values_.size() - 1));
+  return *this;
+}
+
+PgParams& PgParams::Double(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  fixed_values_.push_back(htobe64(bits));
+  Add(kFloat8, nullptr, 8, static_cast<int>(fixed_values_.size() - 1));
+  return *this;
+}
+
+PgParams& PgParams::Bytes(std::string_view v) {
+  // A non-null pointer even for an empty value: null means SQL NULL.
+  Add(kBytea, v.empty() ? "" : v.data(), static_cast<int>(v.size()), -1);
+  return *this;
+}
+
+PgParams& PgParams::Text(std::string_view v) {
+  Add(kText, v.empty() ? "" : v.data(), static_cast<int>(v.size()), -1);
+  return *this;
+}
+
+PgParams& PgParams::OptionalBytes(const std::optional<std::string>& v) { return v ? Bytes(*v) : NullBytes(); }
+
+PgParams& PgParams::NullBytes() {
+  Add(kBytea, nullptr, 0, -1);
+  return *this;
+}
+
+std::vector<const char*> PgParams::Values() const {
+  std::vector<const char*> out(data_.size());
+  for (size_t i = 0; i < data_.size(); i++) {
+    out[i] = fixed_[i] >= 0 ? reinterpret_cast<const char*>(&fixed_values_[fixed_[i]]) : data_[i];
+  }
+  return out;
+}
+
+int64_t PgRows::Int(int row, int col) const {
+  uint64_t v = 0;
+  std::memcpy(&v, PQgetvalue(r_.get(), row, col), sizeof v);
+  return static_cast<int64_t>(be64toh(v));
+}
+
+double PgRows::Double(int row, int col) const {
+  uint64_t bits = 0;
+  std::memcpy(&bits, PQgetvalue(r_.get(), row, col), sizeof bits);
+  bits = be64toh(bits);
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+int64_t PgRows::Affected() const {
+  const char* n = PQcmdTuples(r_.get());
+  return n && *n ? std::strtoll(n, nullptr, 10) : 0;
+}
+
+Result<std::unique_ptr<PgConn>> PgConn::Connect(const std::string& conninfo, const std::string& schema) {
+  // Defaults go before the user's string, which overrides them: a connect
+  // that cannot succeed fails in 5 s instead of the TCP timeout, and dead
+  // peers are noticed by keepalives instead of hanging a request.
+  const char* keys[] = {"connect_timeout",
+                        "keepalives_idle",
+                        "keepalives_interval",
+                        "keepalives_count",
+                        "application_name",
+                        "dbname",
+                        nullptr};
+  const char* values[] = {"5", "10", "5", "3", "pogi", conninfo.c_str(), nullptr};
+  PGconn* c = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
+  if (!c) return Error::Internal("cannot connect to PostgreSQL: out of memory");
+  std::unique_ptr<PgConn> conn(new PgConn(c));
+  if (PQstatus(c) != CONNECTION_OK) {
+    return Error::Internal("cannot connect to PostgreSQL: " + OneLine(PQerrorMessage(c)));
+  }
+  // The server's notices ("relation ... already exists, skipping") are not
+  // pogi's to print: libpq would write them to stderr.
+  PQsetNoticeProcessor(
+      c, [](void*, const char*) {}, nullptr);
+  POGI_ASSIGN_OR_RETURN(std::string quoted, conn->QuoteIdentifier(schema));
+  POGI_RETURN_IF_ERROR(conn->Run("SET search_path TO " + quoted));
+  return conn;
+}
+
+Result<std::string> PgConn::QuoteIdentifier(std::string_view name) {
+  char* quoted = PQescapeIdentifier(conn_, name.data(), name.size());
+  if (!quoted)
+    return Error::Internal("invalid PostgreSQL name " + std::string(name) + ": " +
+                           OneLine(PQerrorMessage(conn_)));
+  std::string out = quoted;
+  PQfreemem(quoted);
+  return out;
+}
+
+PgConn::~PgConn() { PQfinish(conn_); }
+
+Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params) {
+  sqlstate_.clear();
+  auto it = prepared_.find(sql);
+  if (it == prepared_.end()) {
+    std::string name = "p" + std::to_string(prepared_.size());
+    PGresult* r = PQprepare(conn_, name.c_str(), sql, params.size(), params.types());
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) return Fail("prepare", r);
+    PQclear(r);
+    it = prepared_.emplace(sql, std::move(name)).first;
+  }
+  std::vector<const char*> values = params.Values();
+  PGresult* r = PQexecPrepared(conn_, it->second.c_str(), params.size(), values.data(), params.lengths(),
+                               params.formats(), /*resultFormat=*/1);
+  ExecStatusType st = PQresultStatus(r);
+  if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) return Fail("statement", r);
+  return PgRows(r);
+}
+
+Status PgConn::Run(std::string_view sql) {
+  sqlstate_.clear();
+  std::string text(sql);
+  PGresult* r = PQexec(conn_, text.c_str());
+  if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+    return Fail("command", r);
+  PQclear(r);
+  return Status::Ok();
+}
+
+Error PgConn::Fail(std::string_view what, PGresult* r) {
+  const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+  sqlstate_ = state ? state : "";
+  std::string message =
+      OneLine(r && *PQresultErrorMessage(r) ? PQresultErrorMessage(r) : PQerrorMessage(conn_));
+  if (r) PQclear(r);
+  if (Broken()) {
+    // Prepared statements die with the connection; so does this object,
+    // replaced by its owner.
+    log::Warn("PostgreSQL connection lost: " + message);
+    return Error::Internal("PostgreSQL connection lost: " + message);
+  }
+  return Error::Internal("PostgreSQL " + std::string(what) + " failed: " + message);
+}
+
+}  // namespace pogi::storage

@@ -1,0 +1,94 @@
+// PgTxn: the storage interface's reads and writes as SQL over one
+// PostgreSQL connection inside a transaction (pg_txn.cc: items, indexes,
+// streams and the catalog; pg_control.cc: settings, backups and history).
+// Storage-internal: only the PostgreSQL backend includes it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "storage/pg_conn.h"
+#include "storage/storage.h"
+#include "storage/table_counters.h"
+
+namespace pogi::storage {
+
+class PgTxn final : public WriteTxn {
+ public:
+  // A read-only transaction when `changes` is null. A write's counter
+  // changes go to `changes` (written to table_counts before its commit),
+  // its after-commit work to `on_commit`.
+  PgTxn(PgConn* conn, CountChanges* changes = nullptr,
+        std::vector<std::function<void()>>* on_commit = nullptr)
+      : conn_(conn), changes_(changes), on_commit_(on_commit) {}
+
+  Result<std::vector<StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after, int64_t last,
+                                                         int limit) override;
+  int64_t LastStreamSequence() override;
+  Result<std::optional<std::string>> GetStream(int64_t stream_id) override;
+  Result<int64_t> IssueStreamSequence() override;
+  Result<int64_t> CreateStream(std::string_view state) override;
+  Status UpdateStream(int64_t stream_id, std::string_view state) override;
+  Status DeleteStream(int64_t stream_id) override;
+  Result<int64_t> AppendStreamRecord(int64_t stream_id, double created, std::string_view record) override;
+  Result<int64_t> TrimStreamRecords(int64_t stream_id, double created_before) override;
+  void OnCommit(std::function<void()> fn) override;
+  Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) override;
+  Result<std::optional<TableRecord>> GetTable(int64_t table_id) override;
+  Status ReadRange(const RangeRead& r, const std::function<bool(const Row&)>& visit) override;
+  Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t index_id) override;
+  Result<int64_t> CreateIndex(int64_t table_id, const std::string& name) override;
+  Status DropIndex(int64_t index_id) override;
+  Status PutIndexEntry(int64_t index_id, const EncodedKey& index_key, const EncodedKey& table_key,
+                       std::string_view bytes, int64_t size) override;
+  Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key,
+                          const EncodedKey& table_key) override;
+  Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition, int64_t delta) override;
+  Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes, int64_t size) override;
+  Status DeleteItem(int64_t table_id, const EncodedKey& key) override;
+  Status AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) override;
+  Result<int64_t> CreateTable(const TableRecord& record) override;
+  Status UpdateTableDescription(int64_t table_id, std::string_view description) override;
+  Status DropTable(int64_t table_id) override;
+
+  // pg_control.cc.
+  Result<std::string> GetTableSettings(int64_t table_id) override;
+  Result<std::vector<BackupRecord>> ListBackups() override;
+  Result<std::optional<BackupRecord>> GetBackup(std::string_view arn) override;
+  Status ReadBackupItems(int64_t backup_id, const std::function<bool(const Row&)>& visit) override;
+  Status ReadHistoryAsOf(int64_t table_id, int64_t time_us,
+                         const std::function<bool(const Row&)>& visit) override;
+  Status ReadBackupHistoryAsOf(int64_t backup_id, int64_t time_us,
+                               const std::function<bool(const Row&)>& visit) override;
+  Status MoveHistoryToBackup(int64_t table_id, int64_t backup_id) override;
+  Status PutTableSettings(int64_t table_id, std::string_view settings) override;
+  Result<int64_t> CreateBackup(const BackupRecord& record, int64_t table_id) override;
+  Status DeleteBackup(int64_t backup_id) override;
+  Status AppendHistory(int64_t table_id, const EncodedKey& key, int64_t time_us,
+                       std::optional<std::string_view> item, int64_t size) override;
+  Status PruneHistory(int64_t table_id, int64_t before_us) override;
+  Status DropHistory(int64_t table_id) override;
+
+  // Issues an id for a new catalog, index, stream or backup row.
+  Result<int64_t> NextId();
+
+ private:
+  // Visits, page by page, the rows of a statement over items-shaped rows
+  // (columns size, pk, sk, item, hash, pkd; ordered by hash, pkd, sk):
+  // `first` with `params`, then `next` with `params` and the last row's
+  // (hash, pkd, sk). Both end in LIMIT of the parameter after those.
+  Status VisitPages(const char* first, const char* next, const PgParams& params,
+                    const std::function<bool(const Row&)>& visit);
+  Status Write(const char* sql, const PgParams& params);
+  PgConn* conn_;
+  CountChanges* changes_;
+  std::vector<std::function<void()>>* on_commit_;
+};
+
+// Rows per round trip of a range read: the first page small (most reads
+// want a few items), the later ones large.
+inline constexpr int kPgFirstPage = 128;
+inline constexpr int kPgPage = 1024;
+
+}  // namespace pogi::storage

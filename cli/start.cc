@@ -159,6 +159,10 @@ int Start(const std::vector<std::string>& args) {
   // threads only add lock hand-offs (measured on 2 cores: one thread serves
   // PutItem at 28 us CPU instead of 35, GetItem at 13 instead of 15).
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency() / 2));
+  // On PostgreSQL a request waits for the database's answers, and reads run
+  // beside each other: more threads keep one slow answer from holding every
+  // request (a database that stops answering holds a thread up to 30 s).
+  if (!options.postgres.empty()) threads = std::max(threads, 8);
   if (auto v = flags.Get("threads")) {
     char* end = nullptr;
     long parsed = std::strtol(v->c_str(), &end, 10);

@@ -3,7 +3,10 @@
 #include "storage/pg_conn.h"
 
 #include <endian.h>
+#include <poll.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstring>
 
 #include "common/log.h"
@@ -139,14 +142,19 @@ Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params) {
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
     std::string name = "p" + std::to_string(prepared_.size());
-    PGresult* r = PQprepare(conn_, name.c_str(), sql, params.size(), params.types());
+    if (!PQsendPrepare(conn_, name.c_str(), sql, params.size(), params.types()))
+      return Fail("prepare", nullptr);
+    PGresult* r = Await();
     if (PQresultStatus(r) != PGRES_COMMAND_OK) return Fail("prepare", r);
     PQclear(r);
     it = prepared_.emplace(sql, std::move(name)).first;
   }
   std::vector<const char*> values = params.Values();
-  PGresult* r = PQexecPrepared(conn_, it->second.c_str(), params.size(), values.data(), params.lengths(),
-                               params.formats(), /*resultFormat=*/1);
+  if (!PQsendQueryPrepared(conn_, it->second.c_str(), params.size(), values.data(), params.lengths(),
+                           params.formats(), /*resultFormat=*/1)) {
+    return Fail("statement", nullptr);
+  }
+  PGresult* r = Await();
   ExecStatusType st = PQresultStatus(r);
   if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) return Fail("statement", r);
   return PgRows(r);
@@ -155,18 +163,64 @@ Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params) {
 Status PgConn::Run(std::string_view sql) {
   sqlstate_.clear();
   std::string text(sql);
-  PGresult* r = PQexec(conn_, text.c_str());
-  if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+  if (!PQsendQuery(conn_, text.c_str())) return Fail("command", nullptr);
+  PGresult* r = Await();
+  if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
     return Fail("command", r);
+  }
   PQclear(r);
   return Status::Ok();
+}
+
+namespace {
+
+bool Failed(const PGresult* r) {
+  ExecStatusType st = PQresultStatus(r);
+  return st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK;
+}
+
+}  // namespace
+
+// The results of the query sent, waiting at most kStatementSeconds: a
+// server that stopped answering (a frozen primary, a network that drops
+// packets while the peer's kernel still acknowledges) would otherwise hold
+// the request, and the connection, for ever. A late connection is given up
+// (Broken): the request fails and the next one reconnects, following a
+// failover. Of several results (a simple query of several statements) the
+// first failure, else the last; null when none came.
+PGresult* PgConn::Await() {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::seconds(kStatementSeconds);
+  PGresult* kept = nullptr;
+  for (;;) {
+    while (PQisBusy(conn_)) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        timed_out_ = true;
+        if (kept) PQclear(kept);
+        return nullptr;
+      }
+      pollfd p{PQsocket(conn_), POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left)) < 0 && errno != EINTR) break;
+      if (!PQconsumeInput(conn_)) break;  // the connection failed: PQgetResult says so
+    }
+    PGresult* r = PQgetResult(conn_);
+    if (!r) return kept;
+    if (kept && Failed(kept)) {
+      PQclear(r);
+    } else {
+      if (kept) PQclear(kept);
+      kept = r;
+    }
+  }
 }
 
 Error PgConn::Fail(std::string_view what, PGresult* r) {
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   sqlstate_ = state ? state : "";
   std::string message =
-      OneLine(r && *PQresultErrorMessage(r) ? PQresultErrorMessage(r) : PQerrorMessage(conn_));
+      timed_out_ ? "no answer in " + std::to_string(kStatementSeconds) + " s"
+                 : OneLine(r && *PQresultErrorMessage(r) ? PQresultErrorMessage(r) : PQerrorMessage(conn_));
   if (r) PQclear(r);
   if (Broken()) {
     // Prepared statements die with the connection; so does this object,

@@ -65,6 +65,11 @@ class PgRows {
   std::unique_ptr<PGresult, void (*)(PGresult*)> r_;
 };
 
+// How long one statement may go unanswered before its connection is given
+// up and the request fails. Generous: a backup or snapshot of a large table
+// is one statement.
+inline constexpr int kStatementSeconds = 30;
+
 class PgConn {
  public:
   // Connects with `conninfo` (a postgresql:// URI or key=value pairs) and
@@ -82,13 +87,15 @@ class PgConn {
   // The SQLSTATE of the last failure ("" when none).
   const std::string& last_sqlstate() const { return sqlstate_; }
   // True once the connection is gone: the owner replaces it.
-  bool Broken() const { return PQstatus(conn_) != CONNECTION_OK; }
+  bool Broken() const { return timed_out_ || PQstatus(conn_) != CONNECTION_OK; }
   bool InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
 
  private:
   explicit PgConn(PGconn* c) : conn_(c) {}
+  PGresult* Await();
   Error Fail(std::string_view what, PGresult* r);
   PGconn* conn_;
+  bool timed_out_ = false;                                 // a statement went unanswered: given up
   std::unordered_map<const char*, std::string> prepared_;  // sql -> statement name
   std::string sqlstate_;
 };

@@ -30,6 +30,16 @@ connections; primary.make_standby() makes a standby of it with
 primary.require_sync_standby() makes each commit wait until a standby has
 flushed it (synchronous_standby_names = '*').
 
+A pg_auto_failover formation (a monitor and two nodes, `pg_autoctl`; the
+monitor promotes the secondary when the primary dies), where Debian's
+postgresql-15-auto-failover is installed (autoctl_problem() says when not):
+
+    f = AutoFailoverFormation().start()
+    f.conninfo()          # both nodes, target_session_attrs=read-write
+    f.kill_node("node1")  # SIGKILL to the node's every process
+    f.wait_states({"node2": "wait_primary"})
+    f.cleanup()
+
 The database's default collation is ICU's en-US, as on most servers users run,
 not C: a backend that lets the database's text collation order keys would
 break there, and the tests should see it.
@@ -66,6 +76,7 @@ import time
 
 PG_BIN = os.environ.get("POGI_PG_BIN", "/usr/lib/postgresql/15/bin")
 LOCALHOST = "127.0.0.1"
+DEFAULT_SOCKET_DIR = "/var/run/postgresql"  # Debian's PostgreSQL's, where pg_autoctl's servers listen too
 SUPERUSER = "postgres"
 START_TIMEOUT = 30  # seconds for pg_ctl -w to see the server accept connections
 # initdb's options (also the template's key). --no-sync: initdb's files are
@@ -360,17 +371,21 @@ class PgServer:
             return False
         return self._pg_ctl("status").returncode == 0  # 3: not running
 
-    def cleanup(self):
-        """Stops the server at once and removes its folder."""
+    def cleanup(self, background=False):
+        """Stops the server at once and removes its folder. background: the
+        folder is removed by the watchdog, after this returns: removing a
+        cluster whose files PostgreSQL synced to disk (a standby's, a
+        promoted one's) takes seconds on some disks."""
         if self.base is None:
             return
         try:
             self.stop("immediate")
         finally:
-            shutil.rmtree(self.base, ignore_errors=True)
+            if not (background and self._watchdog_fd is not None):
+                shutil.rmtree(self.base, ignore_errors=True)
             self.base = None
             if self._watchdog_fd is not None:
-                os.close(self._watchdog_fd)  # the watchdog finds nothing left to do
+                os.close(self._watchdog_fd)  # the watchdog removes what is left, if anything
                 self._watchdog_fd = None
 
     def __enter__(self):
@@ -496,13 +511,25 @@ def autoctl_bin():
     return None
 
 
-def autoctl_available():
-    """Whether pg_auto_failover (pg_autoctl and its monitor's extension for
-    this PostgreSQL) is installed: apt-get install postgresql-15-auto-failover."""
+def autoctl_problem():
+    """Why AutoFailoverFormation cannot run here, or None: pg_autoctl and
+    the monitor's extension for this PostgreSQL (Debian's
+    postgresql-15-auto-failover), and a socket folder for its servers."""
+    if not available():
+        return "PostgreSQL 15 is not installed (no %s/initdb)" % PG_BIN
     share = subprocess.run([os.path.join(PG_BIN, "pg_config"), "--sharedir"], capture_output=True,
-                           text=True).stdout.strip() if available() else ""
-    return bool(autoctl_bin() and share
-                and os.path.exists(os.path.join(share, "extension", "pgautofailover.control")))
+                           text=True).stdout.strip()
+    if not autoctl_bin() or not os.path.exists(os.path.join(share, "extension", "pgautofailover.control")):
+        return ("pg_auto_failover is not installed (no pg_autoctl, or no pgautofailover extension for "
+                "PostgreSQL 15): apt-get install postgresql-15-auto-failover")
+    # pg_autoctl leaves unix_socket_directories at the default.
+    if os.geteuid() != 0 and not os.access(DEFAULT_SOCKET_DIR, os.W_OK | os.X_OK):
+        return "pg_autoctl's servers put their sockets in %s, which this user may not write" % DEFAULT_SOCKET_DIR
+    return None
+
+
+def autoctl_available():
+    return autoctl_problem() is None
 
 
 # The monitor's settings for a failover within seconds (the defaults take
@@ -525,7 +552,9 @@ class AutoFailoverFormation:
     """A pg_auto_failover formation on this machine: a monitor and `nodes`
     PostgreSQL nodes, each `pg_autoctl create ... --run` in a process group
     of its own (its keeper and its PostgreSQL), as the postgres user when we
-    are root (pg_autoctl refuses root as PostgreSQL does). Everything is in
+    are root (pg_autoctl runs initdb and postgres, which refuse root; the
+    sockets go to the default socket folder, /var/run/postgresql, which
+    that user may write: see autoctl_problem()). Everything else is in
     one temporary folder (the clusters, pg_autoctl's configuration and state
     through XDG_CONFIG_HOME/XDG_DATA_HOME, the logs); everything listens on
     127.0.0.1 only, authentication is trust, no SSL.
@@ -558,10 +587,9 @@ class AutoFailoverFormation:
     # ---- life cycle -------------------------------------------------------
 
     def start(self, timeout=90):
-        if not autoctl_available():
-            raise PgError("pg_auto_failover is not installed (apt-get install postgresql-15-auto-failover)")
-        if not available():
-            raise PgError("PostgreSQL 15 is not installed: no %s/initdb" % PG_BIN)
+        problem = autoctl_problem()
+        if problem:
+            raise PgError(problem)
         self.base = tempfile.mkdtemp(prefix="pogi-paf-", dir=_temp_parent())
         os.chmod(self.base, 0o755)
         _chown_to_pg_user(self.base)
@@ -642,11 +670,13 @@ class AutoFailoverFormation:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        _stop_process_group(proc.pid, grace=5, leader=proc)  # waits for the group's last process to go
+        _stop_process_group(proc.pid, grace=5, leader=proc, term=False)  # waits until they are gone
 
     def cleanup(self):
         """Stops every node and the monitor (SIGTERM: pg_autoctl stops its
-        PostgreSQL), removes the folder."""
+        PostgreSQL); the folder is removed in the background by the
+        watchdog (its clusters were written with fsync, by initdb and
+        pg_basebackup, and removing them takes seconds here)."""
         if self.base is None:
             return
         try:
@@ -657,37 +687,46 @@ class AutoFailoverFormation:
                 except ProcessLookupError:
                     pass
             for proc in self.procs.values():
-                _stop_process_group(proc.pid, leader=proc)
-            for name in self.killed:
+                _stop_process_group(proc.pid, grace=10, leader=proc, term=False)
+            for name in self.procs:
                 self._remove_leftovers(name)
         finally:
             for log in self._logs.values():
                 log.close()
-            shutil.rmtree(self.base, ignore_errors=True)
-            self.base = None
             if self._watchdog_fd is not None:
-                os.close(self._watchdog_fd)
+                os.close(self._watchdog_fd)  # the watchdog removes the folder
                 self._watchdog_fd = None
+            else:
+                shutil.rmtree(self.base, ignore_errors=True)
+            self.base = None
 
     def _remove_leftovers(self, name):
-        """What a PostgreSQL killed with SIGKILL leaves for its next start to
-        remove, and there is none here: its small System V segment
-        (postmaster.pid's 7th line: key and id) and its socket and lock file
-        in the socket folder (pg_autoctl leaves unix_socket_directories at
-        the default, /var/run/postgresql on Debian): the lock file names
-        the data folder."""
+        """Removes what the PostgreSQL of a node (or of the monitor) left if
+        it was killed with SIGKILL, for a next start that never comes: its
+        small System V segment (postmaster.pid's 7th line: key and id), its
+        socket and the socket's lock file in the socket folder (pg_autoctl
+        leaves unix_socket_directories at the default, /var/run/postgresql
+        on Debian: shared, so only the lock file naming this data folder)."""
         pgdata = self._pgdata(name)
         try:
             with open(os.path.join(pgdata, "postmaster.pid")) as f:
                 lines = f.read().splitlines()
+            if _running(int(lines[0])):
+                return  # not ours to touch (nor a leftover)
             subprocess.run(["ipcrm", "-m", lines[6].split()[1]], capture_output=True, timeout=10)
             for folder in lines[4].split(","):  # unix_socket_directories' first, as PostgreSQL writes it
-                lock = os.path.join(folder.strip(), ".s.PGSQL.%d.lock" % self.ports[name])
+                lock = os.path.join(folder.strip(), ".s.PGSQL.%d.lock" % int(lines[3]))
                 with open(lock) as f:
                     if f.read().splitlines()[1] == pgdata:
                         os.unlink(lock[:-len(".lock")])
                         os.unlink(lock)
         except (OSError, IndexError, ValueError, subprocess.SubprocessError):
+            pass
+        try:
+            # Nor may the watchdog's pg_ctl stop signal whatever process
+            # has that pid now.
+            os.unlink(os.path.join(pgdata, "postmaster.pid"))
+        except OSError:
             pass
 
     def __enter__(self):
@@ -747,7 +786,8 @@ class AutoFailoverFormation:
 
     def formation_uri(self):
         """`pg_autoctl show uri --formation default`'s answer."""
-        cp = subprocess.run([autoctl_bin(), "show", "uri", "--formation", "default", "--pgdata", self._pgdata("monitor")],
+        cp = subprocess.run([autoctl_bin(), "show", "uri", "--formation", "default",
+                             "--pgdata", self._pgdata("monitor")],
                             capture_output=True, text=True, env=self._env(), cwd=self.base, timeout=30,
                             stdin=subprocess.DEVNULL, **_pg_user())
         if cp.returncode != 0:
@@ -810,25 +850,66 @@ def _start_watchdog(base):
     return w
 
 
-def _stop_process_group(pgid, grace=15, leader=None):
-    """SIGTERM to a process group, SIGKILL if it is still there after
-    `grace` seconds; True once it is gone. leader: the group leader's Popen
-    when it is our child, reaped meanwhile (a zombie still counts as a
-    member of its group)."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5)):
+def _group_alive(pgid):
+    """Whether process group `pgid` has a process that is not a zombie. A
+    zombie counts as a member of its group until reaped, and the orphans
+    among them (a killed PostgreSQL's backends) wait for process 1 to reap
+    them, which here may take seconds."""
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:  # no /proc: any member, zombie or not
+        try:
+            os.killpg(pgid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+    for pid in pids:
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[2]) == pgid and fields[0] != "Z":  # state, ppid, pgrp
+            return True
+    return False
+
+
+def _running(pid):
+    """Whether process `pid` exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        try:
+            os.kill(pid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+
+
+def _stop_process_group(pgid, grace=15, leader=None, term=True):
+    """Stops process group `pgid`: SIGTERM to each of its processes,
+    SIGKILL to those still there after `grace` seconds. True once the group
+    is gone (zombies aside). leader: the group leader's Popen when it is our
+    child, reaped meanwhile. term=False: the group had its SIGTERM already."""
+    def gone(wait):
+        deadline = time.monotonic() + wait
+        while True:
+            if leader is not None:
+                leader.poll()
+            if not _group_alive(pgid):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+
+    for sig, wait in ((signal.SIGTERM if term else 0, grace), (signal.SIGKILL, 5)):
         try:
             os.killpg(pgid, sig)
         except ProcessLookupError:
             return True
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            if leader is not None:
-                leader.poll()
-            try:
-                os.killpg(pgid, 0)
-            except ProcessLookupError:
-                return True
-            time.sleep(0.05)
+        if gone(wait):
+            return True
     return False
 
 

@@ -5,7 +5,13 @@ by wrk at c=8 (throughput, CPU per call) and c=1 (latency). CPU per call is
 counted for pogi's process and, separately, for every process of the
 PostgreSQL server (the postmaster and its backends), from /proc.
 
-    bench/postgresql.py [--pogi build/pogi] [--seconds 5] [--json out.json]
+    bench/postgresql.py [--pogi build/pogi] [--seconds 5] [--json out.json] [--no-scale]
+
+Then (unless --no-scale) 1, 2 and 3 pogi processes on one schema: PutItem
+of new keys, and UpdateItem ADD on one hot item, sent to every process at
+once (wrk c=4 each): the summed rate, and for the hot item how many calls
+answered an error (TransactionConflictException once pogi's own retries of
+the database's serialization failures run out).
 
 PostgreSQL is a fresh server in a temporary folder (tests/pg_server.py:
 Debian's PostgreSQL 15, fsync on, default synchronous_commit), on the same
@@ -76,6 +82,7 @@ def main():
     ap.add_argument("--pogi", default=os.path.join(os.path.dirname(HERE), "build", "pogi"))
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--json")
+    ap.add_argument("--no-scale", action="store_true", help="skip the 1/2/3-process stage")
     args = ap.parse_args()
     ensure_tools(set())
     workdir = tempfile.mkdtemp(prefix="pogi-bench-pg-")
@@ -97,13 +104,63 @@ def main():
         for spec in specs:
             results[spec.name] = measure(spec, workdir, args.seconds,
                                          postmaster if spec.name == "postgresql" else None)
+        scale = {} if args.no_scale else measure_scale(pogi, pg, workdir, args.seconds)
     finally:
         pg.stop()
         pg.cleanup()
     print_table(results)
+    if scale:
+        print_scale(scale)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+            json.dump({"operations": results, "scale": scale}, f, indent=1)
+
+
+def measure_scale(pogi, pg, workdir, seconds):
+    """1, 2, 3 processes on one fresh schema each time."""
+    import concurrent.futures
+    out = {}
+    hot = json.dumps({"TableName": PUT_TABLE, "Key": {"pk": {"S": "hot"}}, "UpdateExpression": "ADD n :one",
+                      "ExpressionAttributeValues": {":one": {"N": "1"}}}, separators=(",", ":"))
+    for n in (1, 2, 3):
+        schema = f"scale{n}_{os.getpid()}"
+        spec = Spec(f"pg-x{n}", lambda p, g, d: [pogi, "start", "--port", str(p), "--grpc-port", str(g),
+                                                 "--storage", pg.conninfo(), "--pg-schema", schema], True)
+        servers = []
+        try:
+            for _ in range(n):
+                servers.append(Server(spec, workdir))
+            Client(servers[0].port).create_table(PUT_TABLE, [("pk", "S")])
+            scripts = []
+            for i, srv in enumerate(servers):
+                hp = srv.hostport()
+                put = os.path.join(workdir, f"scale{n}-{i}-put.lua")
+                wrk_varying_script(put, sigv4.sign_request(hp, "PutItem", put_body("x").encode()),
+                                   put_body(f"s{n}-{i}-%d"))
+                upd = os.path.join(workdir, f"scale{n}-{i}-hot.lua")
+                wrk_fixed_script(upd, sigv4.sign_request(hp, "UpdateItem", hot.encode()), hot)
+                scripts.append((srv, put, upd))
+            row = {}
+            for name, pick in (("PutItem", 1), ("UpdateItem ADD, one hot item", 2)):
+                with concurrent.futures.ThreadPoolExecutor(n) as ex:
+                    runs = list(ex.map(lambda t: run_wrk(t[0].url(), t[pick], seconds, 4), scripts))
+                calls = sum(r["requests"] for r in runs)
+                row[name] = {"rate": sum(r["rate"] for r in runs), "calls": calls,
+                             "errors": sum(r["failures"] for r in runs)}
+                log(f"{n} process(es): {name} {row[name]['rate']:.0f}/s, {row[name]['errors']} errors")
+            out[str(n)] = row
+        finally:
+            for srv in servers:
+                srv.stop()
+    return out
+
+
+def print_scale(scale):
+    print()
+    print(f"{'processes':<11}{'operation':<32}{'calls/s':>10}{'calls':>9}{'errors':>8}")
+    for n, row in scale.items():
+        for op, r in row.items():
+            print(f"{n:<11}{op:<32}{r['rate']:>10.0f}{r['calls']:>9}{r['errors']:>8}")
 
 
 def measure(spec, workdir, seconds, postmaster):

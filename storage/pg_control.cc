@@ -44,6 +44,7 @@ Result<std::string> PgTxn::GetTableSettings(int64_t table_id) {
 }
 
 Status PgTxn::PutTableSettings(int64_t table_id, std::string_view settings) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   return Write(
       "INSERT INTO table_settings(table_id, settings) VALUES($1, $2) ON CONFLICT (table_id) DO UPDATE "
       "SET settings=EXCLUDED.settings",

@@ -95,13 +95,17 @@ std::string SchemaDdl() {
       "CREATE UNIQUE INDEX IF NOT EXISTS catalog_name ON catalog(name);\n"
       "CREATE UNIQUE INDEX IF NOT EXISTS backups_arn ON backups(arn);\n"
       "CREATE TABLE IF NOT EXISTS snapshots(name TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL, "
-      "size_bytes BIGINT NOT NULL, PRIMARY KEY(name));\n";
+      "size_bytes BIGINT NOT NULL, PRIMARY KEY(name));\n"
+      // Leases of background work (Storage::HoldLease); not in snapshots.
+      "CREATE TABLE IF NOT EXISTS leases(name TEXT NOT NULL, holder TEXT NOT NULL, expires_us BIGINT NOT "
+      "NULL, "
+      "PRIMARY KEY(name));\n";
   return ddl;
 }
 
 // The tables of the format, by name, including the snapshot copies.
 std::set<std::string> OwnTableNames() {
-  std::set<std::string> names = {"snapshots"};
+  std::set<std::string> names = {"snapshots", "leases"};
   for (const TableDef& t : Tables()) {
     names.insert(t.table.name);
     names.insert(std::string("snap_") + t.table.name);
@@ -172,9 +176,9 @@ Status PreparePgSchema(PgConn& conn, const std::string& schema) {
   // A new schema: every table in one transaction, then the format row.
   auto create = [&]() -> Status {
     POGI_RETURN_IF_ERROR(conn.Run("BEGIN"));
-    Status s = conn.Run(SchemaDdl() + "INSERT INTO meta(key, value) VALUES('format', " +
-                        std::to_string(kPgFormatVersion) +
-                        "), ('next_id', 0), ('stream_seq', 0) ON CONFLICT (key) DO NOTHING;\n");
+    Status s = conn.Run(
+        SchemaDdl() + "INSERT INTO meta(key, value) VALUES('format', " + std::to_string(kPgFormatVersion) +
+        "), ('next_id', 0), ('stream_seq', 0), ('catalog_version', 0) ON CONFLICT (key) DO NOTHING;\n");
     if (!s.ok()) {
       (void)conn.Run("ROLLBACK");
       return s;

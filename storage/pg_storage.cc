@@ -8,10 +8,13 @@
 // A lost connection fails the request in progress (InternalServerError) and
 // is replaced at the next one, so pogi follows a restart or a failover
 // (libpq's multi-host strings with target_session_attrs=read-write).
+#include <unistd.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <random>
+#include <thread>
 
 #include "storage/backends.h"
 #include "storage/pg_conn.h"
@@ -24,6 +27,8 @@ namespace {
 
 // Connections kept open for reads between requests.
 constexpr size_t kIdleReadConnections = 8;
+// Runs of a write the database refuses for conflicts before Write gives up.
+constexpr int kWriteAttempts = 12;
 
 // The statements of named snapshots, one set per table of the format:
 // built once from the format's table list (names, never values).
@@ -58,8 +63,21 @@ class PgStorage final : public Storage {
  public:
   PgStorage(std::string conninfo, std::string schema, std::unique_ptr<PgConn> writer)
       : conninfo_(std::move(conninfo)), schema_(std::move(schema)), writer_(std::move(writer)) {
+    std::random_device random;
     // The counter shard this process adds to (pg_schema.cc, table_counts).
-    counter_shard_ = std::random_device()() % 16;
+    counter_shard_ = random() % 16;
+    // Who holds this storage's leases: unique among the processes sharing
+    // the database (the host and pid name it for a person reading the table).
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    holder_ = std::string(host) + ":" + std::to_string(getpid()) + ":" + std::to_string(random());
+  }
+
+  // A clean stop gives its leases back at once; a crashed process's lapse.
+  ~PgStorage() override {
+    (void)Autocommit([&](PgConn& c) -> Status {
+      return Done(c.Exec("DELETE FROM leases WHERE holder=$1", PgParams().Text(holder_)));
+    });
   }
 
   Result<std::vector<TableRecord>> ListTables() override {
@@ -100,19 +118,92 @@ class PgStorage final : public Storage {
     return out;
   }
 
+  // A write the database refuses for a conflict with a concurrent
+  // transaction (SQLSTATE 40001, or 40P01 for a deadlock: only another
+  // process's writes can conflict, this one's run one at a time) runs again
+  // from the start, up to kWriteAttempts times with a growing random pause;
+  // so does one a read-only server refused (25006), on a new connection.
   Status Write(const std::function<Status(WriteTxn&)>& fn) override {
     std::vector<std::function<void()>> work;
-    {
-      std::lock_guard lock(write_mu_);
-      POGI_RETURN_IF_ERROR(InWriteTxn([&](PgConn& c) -> Status {
-        CountChanges changes;
-        PgTxn txn(&c, &changes, &work);
-        POGI_RETURN_IF_ERROR(fn(txn));
-        return SaveCounts(c, changes);
-      }));
+    PgTxn::CatalogBump bump;
+    bool reconnected = false;
+    for (int attempt = 1;; attempt++) {
+      int64_t pause_us = 0;
+      {
+        std::lock_guard lock(write_mu_);
+        work.clear();
+        bump = PgTxn::CatalogBump();
+        std::string failure;
+        Status s = InWriteTxn(
+            [&](PgConn& c) -> Status {
+              CountChanges changes;
+              PgTxn txn(&c, &changes, &work, &bump);
+              POGI_RETURN_IF_ERROR(fn(txn));
+              return SaveCounts(c, changes);
+            },
+            &failure);
+        if (s.ok()) break;
+        if (failure == "25006" && !reconnected) {
+          // The server turned read-only: a primary fenced or demoted
+          // without a restart. Its connections would stay on it for ever;
+          // new ones find the read-write host (target_session_attrs), and
+          // nothing of this write ran, so it runs again there, once.
+          reconnected = true;
+          writer_.reset();
+          std::lock_guard pool(pool_mu_);
+          idle_.clear();
+          continue;
+        }
+        if (failure != "40001" && failure != "40P01") return s;
+        if (attempt == kWriteAttempts) {
+          return Error(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+        }
+        // Up to 0.4 ms, then twice as long each time (to 50 ms): writers
+        // that keep meeting each other drift apart. Other writes of this
+        // process go on meanwhile.
+        int64_t cap = std::min<int64_t>(50'000, int64_t{200} << attempt);
+        pause_us = std::uniform_int_distribution<int64_t>(0, cap)(rng_);
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(pause_us));
     }
+    if (bump.to >= 0) NoteOwnCatalogChange(bump);
     for (auto& w : work) w();
     return Status::Ok();
+  }
+
+  // One statement: the row is taken when free, lapsed or already ours; a
+  // row comes back only then. Times are this machine's system clock (not
+  // pogi's, which tests move and freeze), so hosts sharing a database need
+  // clocks within a lease of each other.
+  Result<bool> HoldLease(const std::string& name, double seconds) override {
+    int64_t now = static_cast<int64_t>(Now() * 1e6);
+    bool held = false;
+    POGI_RETURN_IF_ERROR(Autocommit([&](PgConn& c) -> Status {
+      POGI_ASSIGN_OR_RETURN(
+          auto rows,
+          c.Exec(
+              "INSERT INTO leases(name, holder, expires_us) VALUES($1, $2, $3) ON CONFLICT (name) DO "
+              "UPDATE SET holder=EXCLUDED.holder, expires_us=EXCLUDED.expires_us WHERE "
+              "leases.holder=EXCLUDED.holder OR leases.expires_us<$4 RETURNING holder",
+              PgParams().Text(name).Text(holder_).Int(now + static_cast<int64_t>(seconds * 1e6)).Int(now)));
+      held = rows.count() == 1;
+      return Status::Ok();
+    }));
+    return held;
+  }
+
+  Result<int64_t> ForeignCatalogChanges() override {
+    int64_t version = 0;
+    POGI_RETURN_IF_ERROR(Autocommit([&](PgConn& c) -> Status {
+      POGI_ASSIGN_OR_RETURN(auto rows, c.Exec("SELECT value FROM meta WHERE key='catalog_version'"));
+      if (rows.count() != 1) return Error::Internal("PostgreSQL schema has no catalog version");
+      version = rows.Int(0, 0);
+      return Status::Ok();
+    }));
+    std::lock_guard lock(version_mu_);
+    if (known_version_ >= 0 && version != known_version_) foreign_changes_++;
+    known_version_ = version;
+    return foreign_changes_;
   }
 
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
@@ -197,18 +288,62 @@ class PgStorage final : public Storage {
   }
 
   // Runs `body` in a write transaction on the writer connection (caller
-  // holds write_mu_), reconnecting first when the connection was lost.
-  Status InWriteTxn(const std::function<Status(PgConn&)>& body) {
+  // holds write_mu_), reconnecting first when the connection was lost. A
+  // failure's SQLSTATE goes to `failure` (when given).
+  Status InWriteTxn(const std::function<Status(PgConn&)>& body, std::string* failure = nullptr) {
     POGI_RETURN_IF_ERROR(Begin(writer_, "BEGIN ISOLATION LEVEL SERIALIZABLE"));
     PgConn& c = *writer_;
     Status s = body(c);
     if (!s.ok()) {
+      if (failure) *failure = c.last_sqlstate();
       if (!c.Broken()) (void)c.Run("ROLLBACK");
       return s;
     }
     // A commit whose answer was lost may or may not have happened: the
     // error says so, and the write is not acknowledged.
-    return c.Run("COMMIT");
+    s = c.Run("COMMIT");
+    if (!s.ok() && failure) *failure = c.last_sqlstate();
+    return s;
+  }
+
+  // After a write of this process moved the catalog version: the version
+  // it moved from was the one last seen, or another process had moved it
+  // meanwhile (the engine then reloads).
+  void NoteOwnCatalogChange(const PgTxn::CatalogBump& bump) {
+    std::lock_guard lock(version_mu_);
+    if (bump.from != known_version_) foreign_changes_++;
+    known_version_ = bump.to;
+  }
+
+  // Runs `body` outside a transaction (one statement) on a pooled connection.
+  Status Autocommit(const std::function<Status(PgConn&)>& body) {
+    std::unique_ptr<PgConn> c;
+    {
+      std::lock_guard lock(pool_mu_);
+      if (!idle_.empty()) {
+        c = std::move(idle_.back());
+        idle_.pop_back();
+      }
+    }
+    if (!c || c->Broken()) {
+      c.reset();
+      POGI_ASSIGN_OR_RETURN(c, PgConn::Connect(conninfo_, schema_));
+    }
+    Status s = body(*c);
+    // A connection the server closed while idle fails once: try a new one.
+    if (!s.ok() && c->Broken()) {
+      POGI_ASSIGN_OR_RETURN(c, PgConn::Connect(conninfo_, schema_));
+      s = body(*c);
+    }
+    Release(std::move(c));
+    return s;
+  }
+
+  // Back to the pool, unless it is broken or the pool is full.
+  void Release(std::unique_ptr<PgConn> c) {
+    if (!c || c->Broken() || c->InTransaction()) return;
+    std::lock_guard lock(pool_mu_);
+    if (idle_.size() < kIdleReadConnections) idle_.push_back(std::move(c));
   }
 
   // Starts a transaction on `c`, connecting first when there is none. A
@@ -242,20 +377,22 @@ class PgStorage final : public Storage {
       Status end = c->Run(s.ok() ? "COMMIT" : "ROLLBACK");
       if (s.ok()) s = end;
     }
-    if (c && !c->Broken() && !c->InTransaction()) {
-      std::lock_guard lock(pool_mu_);
-      if (idle_.size() < kIdleReadConnections) idle_.push_back(std::move(c));
-    }
+    Release(std::move(c));
     return s;
   }
 
   const std::string conninfo_;
   const std::string schema_;
+  std::string holder_;
   int64_t counter_shard_ = 0;
   std::mutex write_mu_;  // the writer connection, one write at a time
   std::unique_ptr<PgConn> writer_;
+  std::mt19937 rng_{std::random_device()()};  // retry pauses; under write_mu_
   std::mutex pool_mu_;
   std::vector<std::unique_ptr<PgConn>> idle_;
+  std::mutex version_mu_;
+  int64_t known_version_ = -1;  // the catalog version last seen
+  int64_t foreign_changes_ = 0;
 };
 
 }  // namespace
@@ -263,7 +400,10 @@ class PgStorage final : public Storage {
 Result<std::unique_ptr<Storage>> OpenPostgres(const Options& options) {
   POGI_ASSIGN_OR_RETURN(auto conn, PgConn::Connect(options.postgres, options.pg_schema));
   POGI_RETURN_IF_ERROR(PreparePgSchema(*conn, options.pg_schema));
-  return std::unique_ptr<Storage>(new PgStorage(options.postgres, options.pg_schema, std::move(conn)));
+  auto storage = std::make_unique<PgStorage>(options.postgres, options.pg_schema, std::move(conn));
+  // The version the catalog about to be loaded has.
+  POGI_RETURN_IF_ERROR(storage->ForeignCatalogChanges());
+  return std::unique_ptr<Storage>(std::move(storage));
 }
 
 }  // namespace pogi::storage

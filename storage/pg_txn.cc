@@ -85,6 +85,17 @@ Status PgTxn::Write(const char* sql, const PgParams& params) {
   return Status::Ok();
 }
 
+Status PgTxn::BumpCatalog() {
+  if (!bump_) return Error::Internal("catalog changed outside a write");
+  if (bump_->to >= 0) return Status::Ok();
+  POGI_ASSIGN_OR_RETURN(
+      auto rows, conn_->Exec("UPDATE meta SET value=value+1 WHERE key='catalog_version' RETURNING value"));
+  if (rows.count() != 1) return Error::Internal("PostgreSQL schema has no catalog version");
+  bump_->to = rows.Int(0, 0);
+  bump_->from = bump_->to - 1;
+  return Status::Ok();
+}
+
 Result<int64_t> PgTxn::NextId() {
   POGI_ASSIGN_OR_RETURN(auto rows,
                         conn_->Exec("UPDATE meta SET value=value+1 WHERE key='next_id' RETURNING value"));
@@ -125,6 +136,7 @@ Result<int64_t> PgTxn::IssueStreamSequence() {
 }
 
 Result<int64_t> PgTxn::CreateStream(std::string_view state) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   POGI_ASSIGN_OR_RETURN(int64_t id, NextId());
   POGI_RETURN_IF_ERROR(
       Write("INSERT INTO streams(id, state) VALUES($1, $2)", PgParams().Int(id).Bytes(state)));
@@ -132,10 +144,12 @@ Result<int64_t> PgTxn::CreateStream(std::string_view state) {
 }
 
 Status PgTxn::UpdateStream(int64_t stream_id, std::string_view state) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   return Write("UPDATE streams SET state=$2 WHERE id=$1", PgParams().Int(stream_id).Bytes(state));
 }
 
 Status PgTxn::DeleteStream(int64_t stream_id) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   POGI_RETURN_IF_ERROR(Write("DELETE FROM stream_records WHERE stream_id=$1", PgParams().Int(stream_id)));
   return Write("DELETE FROM streams WHERE id=$1", PgParams().Int(stream_id));
 }
@@ -252,6 +266,7 @@ Result<std::pair<int64_t, int64_t>> PgTxn::IndexCounters(int64_t index_id) {
 }
 
 Result<int64_t> PgTxn::CreateIndex(int64_t table_id, const std::string& name) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   POGI_ASSIGN_OR_RETURN(int64_t id, NextId());
   POGI_RETURN_IF_ERROR(Write("INSERT INTO indexes(id, table_id, name) VALUES($1, $2, $3)",
                              PgParams().Int(id).Int(table_id).Text(name)));
@@ -259,6 +274,7 @@ Result<int64_t> PgTxn::CreateIndex(int64_t table_id, const std::string& name) {
 }
 
 Status PgTxn::DropIndex(int64_t index_id) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   POGI_RETURN_IF_ERROR(Write("DELETE FROM index_items WHERE index_id=$1", PgParams().Int(index_id)));
   return Write("DELETE FROM indexes WHERE id=$1", PgParams().Int(index_id));
 }
@@ -338,17 +354,26 @@ Status PgTxn::AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) {
 }
 
 Result<int64_t> PgTxn::CreateTable(const TableRecord& record) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   POGI_ASSIGN_OR_RETURN(int64_t id, NextId());
-  POGI_RETURN_IF_ERROR(Write("INSERT INTO catalog(id, name, description) VALUES($1, $2, $3)",
-                             PgParams().Int(id).Text(record.name).Bytes(record.description)));
+  Status s = Write("INSERT INTO catalog(id, name, description) VALUES($1, $2, $3)",
+                   PgParams().Int(id).Text(record.name).Bytes(record.description));
+  // Another process created a table of that name since this one last
+  // loaded its catalog: DynamoDB's answer to a second CreateTable.
+  if (!s.ok() && conn_->last_sqlstate() == "23505") {
+    return Error::ResourceInUse("Table already exists: " + record.name);
+  }
+  POGI_RETURN_IF_ERROR(s);
   return id;
 }
 
 Status PgTxn::UpdateTableDescription(int64_t table_id, std::string_view description) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   return Write("UPDATE catalog SET description=$2 WHERE id=$1", PgParams().Int(table_id).Bytes(description));
 }
 
 Status PgTxn::DropTable(int64_t table_id) {
+  POGI_RETURN_IF_ERROR(BumpCatalog());
   PgParams id = PgParams().Int(table_id);
   POGI_RETURN_IF_ERROR(
       Write("DELETE FROM index_items WHERE index_id IN (SELECT id FROM indexes WHERE table_id=$1)", id));

@@ -19,9 +19,16 @@ class PgTxn final : public WriteTxn {
   // A read-only transaction when `changes` is null. A write's counter
   // changes go to `changes` (written to table_counts before its commit),
   // its after-commit work to `on_commit`.
+  // The catalog version (meta 'catalog_version') a write moved, from and
+  // to: PgStorage tells its own changes of the catalog from other
+  // processes' by it.
+  struct CatalogBump {
+    int64_t from = -1, to = -1;
+  };
+
   PgTxn(PgConn* conn, CountChanges* changes = nullptr,
-        std::vector<std::function<void()>>* on_commit = nullptr)
-      : conn_(conn), changes_(changes), on_commit_(on_commit) {}
+        std::vector<std::function<void()>>* on_commit = nullptr, CatalogBump* bump = nullptr)
+      : conn_(conn), changes_(changes), on_commit_(on_commit), bump_(bump) {}
 
   Result<std::vector<StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after, int64_t last,
                                                          int limit) override;
@@ -81,9 +88,13 @@ class PgTxn final : public WriteTxn {
   Status VisitPages(const char* first, const char* next, const PgParams& params,
                     const std::function<bool(const Row&)>& visit);
   Status Write(const char* sql, const PgParams& params);
+  // Moves the catalog version, once per write: every process sharing the
+  // database then reloads its catalog at its next request.
+  Status BumpCatalog();
   PgConn* conn_;
   CountChanges* changes_;
   std::vector<std::function<void()>>* on_commit_;
+  CatalogBump* bump_;
 };
 
 // Rows per round trip of a range read: the first page small (most reads

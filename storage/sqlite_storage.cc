@@ -160,6 +160,10 @@ class SqliteStorage final : public Storage {
     return std::move(w.status);
   }
 
+  // No other process opens the file (exclusive locking mode).
+  Result<int64_t> ForeignCatalogChanges() override { return int64_t{0}; }
+  Result<bool> HoldLease(const std::string&, double) override { return true; }
+
   // One connection serves reads and writes (see OpenSqlite): holding it
   // for the whole of fn is what makes fn's view consistent.
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {

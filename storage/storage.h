@@ -262,10 +262,30 @@ class Storage {
   // this process; PostgreSQL runs them at its SERIALIZABLE isolation, which
   // also holds against other processes sharing the database); fn sees every
   // write committed before it, and nobody sees fn's writes before the
-  // commit. fn runs once. When Write returns OK the transaction is durable
-  // against a crash of the process (PostgreSQL: committed in the database);
-  // a write whose commit was not confirmed returns an error.
+  // commit. When Write returns OK the transaction is durable against a
+  // crash of the process (PostgreSQL: committed in the database); a write
+  // whose commit was not confirmed returns an error.
+  // fn may run more than once: when the database refuses the transaction
+  // for a conflict with a concurrent one (another process's, on a shared
+  // PostgreSQL), it is rolled back and fn runs again on the new state, a
+  // bounded number of times; then Write answers kTransactionConflict. So
+  // fn starts from nothing each time (it assigns, not appends, what it
+  // hands out) and does outside storage only what may be done twice.
   virtual Status Write(const std::function<Status(WriteTxn&)>& fn) = 0;
+
+  // How many changes of the catalog (tables, indexes, streams, table
+  // settings) made by other processes sharing the database this storage has
+  // noticed so far, looking now (one cheap read): the engine reloads its
+  // catalog when the number grows. SQLite: always 0, the file has one
+  // process.
+  virtual Result<int64_t> ForeignCatalogChanges() = 0;
+
+  // Whether this storage holds the lease `name` now: taken when free or
+  // when its holder let it lapse (a process that died), renewed when held,
+  // for `seconds` more. For work only one of the processes sharing a
+  // database should do at a time (TTL deletions, stream maintenance).
+  // Released when the storage closes. SQLite: always held.
+  virtual Result<bool> HoldLease(const std::string& name, double seconds) = 0;
 
   // Runs `fn` against a consistent snapshot. Thread-safe.
   virtual Status Read(const std::function<Status(ReadTxn&)>& fn) = 0;

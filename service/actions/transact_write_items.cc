@@ -281,6 +281,13 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
   });
   if (!s.ok() || cancelled) {
     if (has_token) tokens_.Abandon(req.client_request_token());
+    if (!s.ok() && s.error().code() == ErrorCode::kTransactionConflict) {
+      // Storage kept meeting a concurrent transaction (another process's)
+      // on these items: DynamoDB cancels with TransactionConflict. Which
+      // item met it is not known here, so every item says so.
+      return TransactionCanceled(std::vector<v1::CancellationReason>(
+          actions.size(), Reason("TransactionConflict", "Transaction is ongoing for the item")));
+    }
     if (!s.ok()) return std::move(s).error();
     return TransactionCanceled(reasons);
   }

@@ -14,7 +14,7 @@ MaintenanceLoop::MaintenanceLoop(Engine& engine, double interval_seconds)
       if (stop_) break;
       lock.unlock();
       // A failed pass is retried by the next; pogi logs nothing here.
-      (void)engine_.RunMaintenance();
+      (void)engine_.RunMaintenance(/*leased=*/true);
       lock.lock();
     }
   });

@@ -47,6 +47,16 @@ Status Engine::LoadCatalog() {
   return streams_.Load(*storage_);
 }
 
+Status Engine::FollowCatalog() {
+  POGI_ASSIGN_OR_RETURN(int64_t changes, storage_->ForeignCatalogChanges());
+  if (changes == foreign_catalog_changes_.load()) return Status::Ok();
+  std::unique_lock state(state_mu_);
+  if (changes == foreign_catalog_changes_.load()) return Status::Ok();  // reloaded meanwhile
+  POGI_RETURN_IF_ERROR(LoadCatalog());
+  foreign_catalog_changes_ = changes;
+  return Status::Ok();
+}
+
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {
   POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
   auto t = catalog_.Find(resolved);

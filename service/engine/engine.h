@@ -5,6 +5,7 @@
 // Each operation lives in its own file under service/actions/.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <shared_mutex>
@@ -109,8 +110,13 @@ class Engine {
   ControllableClock* controllable_clock() const { return controllable_clock_; }
 
   // The background work due at the clock's now (engine_maintenance.cc): TTL
-  // deletions, shard roll-overs, stream retention. Serialized.
-  Status RunMaintenance();
+  // deletions, shard roll-overs, stream retention. Serialized. `leased`
+  // (the timer's runs): only while this process holds the maintenance
+  // lease, so that of several processes sharing a database one does it.
+  Status RunMaintenance(bool leased = false);
+  // How long the maintenance lease lasts without renewal: a process that
+  // died hands the work on within it. The timer renews it every interval.
+  static constexpr double kMaintenanceLeaseSeconds = 3;
   // Closes the open shard of `table`'s stream now (admin); the closed
   // shard's id and its child's.
   Result<std::pair<std::string, std::string>> CloseStreamShard(const std::string& table);
@@ -131,6 +137,11 @@ class Engine {
   // restore holds it exclusively, so a request sees the old state or the
   // new one, never a mix.
   std::shared_lock<std::shared_mutex> LockState() { return std::shared_lock(state_mu_); }
+  // Reloads the catalog when another process sharing the database has
+  // changed it since the last look (storage's ForeignCatalogChanges): each
+  // operation calls it first, so a table made elsewhere is seen at once.
+  // Takes the state exclusively to reload, as a snapshot restore does.
+  Status FollowCatalog();
   // Reads for export: `fn` runs in one storage read transaction.
   Status ReadStorage(const std::function<Status(storage::ReadTxn&)>& fn) { return storage_->Read(fn); }
   // The table named `name`, or null.
@@ -216,6 +227,7 @@ class Engine {
   TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
   RequestObservers request_observers_;
   std::shared_mutex state_mu_;
+  std::atomic<int64_t> foreign_catalog_changes_{0};  // as of the catalog loaded
   Faults faults_;
   Metrics metrics_;  // after request_observers_: removes its observer first
 };

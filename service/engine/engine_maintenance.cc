@@ -58,7 +58,14 @@ Status Engine::SweepExpiredItems() {
   return Status::Ok();
 }
 
-Status Engine::RunMaintenance() {
+Status Engine::RunMaintenance(bool leased) {
+  POGI_RETURN_IF_ERROR(FollowCatalog());
+  if (leased) {
+    // Of the processes sharing a database, the lease's holder does the
+    // timer's work; another takes over within the lease once it is gone.
+    POGI_ASSIGN_OR_RETURN(bool mine, storage_->HoldLease("maintenance", kMaintenanceLeaseSeconds));
+    if (!mine) return Status::Ok();
+  }
   std::lock_guard lock(maintenance_mu_);
   POGI_RETURN_IF_ERROR(SweepExpiredItems());
   return streams_.Maintain(*storage_);

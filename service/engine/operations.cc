@@ -14,6 +14,7 @@ using google::protobuf::Message;
 
 template <typename Req, typename Resp, Result<Resp> (Engine::*Method)(const Req&)>
 Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) {
+  POGI_RETURN_IF_ERROR(engine.FollowCatalog());
   auto state = engine.LockState();  // a snapshot restore waits for us
   Result<Resp> r = (engine.*Method)(static_cast<const Req&>(request));
   if (!r.ok()) return std::move(r).error();

@@ -138,6 +138,7 @@ Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog,
                               const storage::EncodedKey& key, const Decide& decide, ChangeSource source) {
   ItemChange change;
   Status s = storage.Write([&](storage::WriteTxn& txn) -> Status {
+    change = ItemChange();  // a write run again starts from nothing
     POGI_ASSIGN_OR_RETURN(auto current, CurrentTable(catalog, seen));
     const Table& table = *current;
     // The stored bytes stay at hand for the change's stream record.

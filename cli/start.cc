@@ -161,7 +161,7 @@ int Start(const std::vector<std::string>& args) {
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency() / 2));
   // On PostgreSQL a request waits for the database's answers, and reads run
   // beside each other: more threads keep one slow answer from holding every
-  // request (a database that stops answering holds a thread up to 30 s).
+  // request (a database that stops answering holds a thread up to 10 s).
   if (!options.postgres.empty()) threads = std::max(threads, 8);
   if (auto v = flags.Get("threads")) {
     char* end = nullptr;

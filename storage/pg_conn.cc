@@ -100,8 +100,10 @@ int64_t PgRows::Affected() const {
 
 Result<std::unique_ptr<PgConn>> PgConn::Connect(const std::string& conninfo, const std::string& schema) {
   // Defaults go before the user's string, which overrides them: a connect
-  // that cannot succeed fails in 5 s instead of the TCP timeout, and dead
-  // peers are noticed by keepalives instead of hanging a request.
+  // that cannot succeed fails in 2 s per host (libpq's least) instead of the
+  // TCP timeout, so a host of a multi-host string that stopped answering
+  // costs a reconnect 2 s before the next is tried; dead peers are noticed
+  // by keepalives instead of hanging a request.
   const char* keys[] = {"connect_timeout",
                         "keepalives_idle",
                         "keepalives_interval",
@@ -109,7 +111,7 @@ Result<std::unique_ptr<PgConn>> PgConn::Connect(const std::string& conninfo, con
                         "application_name",
                         "dbname",
                         nullptr};
-  const char* values[] = {"5", "10", "5", "3", "pogi", conninfo.c_str(), nullptr};
+  const char* values[] = {"2", "10", "5", "3", "pogi", conninfo.c_str(), nullptr};
   PGconn* c = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
   if (!c) return Error::Internal("cannot connect to PostgreSQL: out of memory");
   std::unique_ptr<PgConn> conn(new PgConn(c));
@@ -137,14 +139,14 @@ Result<std::string> PgConn::QuoteIdentifier(std::string_view name) {
 
 PgConn::~PgConn() { PQfinish(conn_); }
 
-Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params) {
+Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params, int patience) {
   sqlstate_.clear();
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
     std::string name = "p" + std::to_string(prepared_.size());
     if (!PQsendPrepare(conn_, name.c_str(), sql, params.size(), params.types()))
       return Fail("prepare", nullptr);
-    PGresult* r = Await();
+    PGresult* r = Await(patience);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) return Fail("prepare", r);
     PQclear(r);
     it = prepared_.emplace(sql, std::move(name)).first;
@@ -154,17 +156,17 @@ Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params) {
                            params.formats(), /*resultFormat=*/1)) {
     return Fail("statement", nullptr);
   }
-  PGresult* r = Await();
+  PGresult* r = Await(patience);
   ExecStatusType st = PQresultStatus(r);
   if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) return Fail("statement", r);
   return PgRows(r);
 }
 
-Status PgConn::Run(std::string_view sql) {
+Status PgConn::Run(std::string_view sql, int patience) {
   sqlstate_.clear();
   std::string text(sql);
   if (!PQsendQuery(conn_, text.c_str())) return Fail("command", nullptr);
-  PGresult* r = Await();
+  PGresult* r = Await(patience);
   if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
     return Fail("command", r);
   }
@@ -181,22 +183,22 @@ bool Failed(const PGresult* r) {
 
 }  // namespace
 
-// The results of the query sent, waiting at most kStatementSeconds: a
+// The results of the query sent, waiting at most `patience` seconds: a
 // server that stopped answering (a frozen primary, a network that drops
 // packets while the peer's kernel still acknowledges) would otherwise hold
 // the request, and the connection, for ever. A late connection is given up
 // (Broken): the request fails and the next one reconnects, following a
 // failover. Of several results (a simple query of several statements) the
 // first failure, else the last; null when none came.
-PGresult* PgConn::Await() {
+PGresult* PgConn::Await(int patience) {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::seconds(kStatementSeconds);
+  const auto deadline = Clock::now() + std::chrono::seconds(patience);
   PGresult* kept = nullptr;
   for (;;) {
     while (PQisBusy(conn_)) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) {
-        timed_out_ = true;
+        timed_out_ = patience;
         if (kept) PQclear(kept);
         return nullptr;
       }
@@ -219,7 +221,7 @@ Error PgConn::Fail(std::string_view what, PGresult* r) {
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   sqlstate_ = state ? state : "";
   std::string message =
-      timed_out_ ? "no answer in " + std::to_string(kStatementSeconds) + " s"
+      timed_out_ ? "no answer in " + std::to_string(timed_out_) + " s"
                  : OneLine(r && *PQresultErrorMessage(r) ? PQresultErrorMessage(r) : PQerrorMessage(conn_));
   if (r) PQclear(r);
   if (Broken()) {

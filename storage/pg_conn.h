@@ -66,9 +66,11 @@ class PgRows {
 };
 
 // How long one statement may go unanswered before its connection is given
-// up and the request fails. Generous: a backup or snapshot of a large table
-// is one statement.
-inline constexpr int kStatementSeconds = 30;
+// up and the request fails: a server that stopped answering then holds a
+// request this long, not for ever. Statements over a whole table (a backup's
+// copy, a dropped table's rows, a snapshot) may take the long patience.
+inline constexpr int kStatementSeconds = 10;
+inline constexpr int kBulkStatementSeconds = 600;
 
 class PgConn {
  public:
@@ -79,23 +81,23 @@ class PgConn {
 
   // Runs `sql` (a string literal or a string that outlives the connection:
   // the statement is prepared once per connection, keyed by its address).
-  Result<PgRows> Exec(const char* sql, const PgParams& params = PgParams());
+  Result<PgRows> Exec(const char* sql, const PgParams& params = PgParams(), int patience = kStatementSeconds);
   // Runs SQL text with no parameters and no results (BEGIN, COMMIT, DDL).
-  Status Run(std::string_view sql);
+  Status Run(std::string_view sql, int patience = kStatementSeconds);
   // `name` quoted as an SQL identifier (a schema's name is not a value).
   Result<std::string> QuoteIdentifier(std::string_view name);
   // The SQLSTATE of the last failure ("" when none).
   const std::string& last_sqlstate() const { return sqlstate_; }
   // True once the connection is gone: the owner replaces it.
-  bool Broken() const { return timed_out_ || PQstatus(conn_) != CONNECTION_OK; }
+  bool Broken() const { return timed_out_ > 0 || PQstatus(conn_) != CONNECTION_OK; }
   bool InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
 
  private:
   explicit PgConn(PGconn* c) : conn_(c) {}
-  PGresult* Await();
+  PGresult* Await(int patience);
   Error Fail(std::string_view what, PGresult* r);
   PGconn* conn_;
-  bool timed_out_ = false;                                 // a statement went unanswered: given up
+  int timed_out_ = 0;                                      // seconds a statement went unanswered: given up
   std::unordered_map<const char*, std::string> prepared_;  // sql -> statement name
   std::string sqlstate_;
 };

@@ -95,16 +95,16 @@ Result<int64_t> PgTxn::CreateBackup(const BackupRecord& record, int64_t table_id
   // One statement inside the caller's transaction: the copy is the table
   // exactly as this transaction sees it.
   POGI_RETURN_IF_ERROR(
-      Write("INSERT INTO backup_items(backup_id, hash, pkd, sk, pk, size, item) SELECT $1, hash, "
-            "pkd, sk, pk, size, item FROM items WHERE table_id=$2",
-            PgParams().Int(id).Int(table_id)));
+      WriteBulk("INSERT INTO backup_items(backup_id, hash, pkd, sk, pk, size, item) SELECT $1, hash, "
+                "pkd, sk, pk, size, item FROM items WHERE table_id=$2",
+                PgParams().Int(id).Int(table_id)));
   return id;
 }
 
 Status PgTxn::DeleteBackup(int64_t backup_id) {
   PgParams id = PgParams().Int(backup_id);
-  POGI_RETURN_IF_ERROR(Write("DELETE FROM backup_history WHERE backup_id=$1", id));
-  POGI_RETURN_IF_ERROR(Write("DELETE FROM backup_items WHERE backup_id=$1", id));
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM backup_history WHERE backup_id=$1", id));
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM backup_items WHERE backup_id=$1", id));
   return Write("DELETE FROM backups WHERE id=$1", id);
 }
 
@@ -165,26 +165,26 @@ Status PgTxn::ReadBackupHistoryAsOf(int64_t backup_id, int64_t time_us,
 Status PgTxn::PruneHistory(int64_t table_id, int64_t before_us) {
   PgParams p = PgParams().Int(table_id).Int(before_us);
   POGI_RETURN_IF_ERROR(
-      Write("DELETE FROM history WHERE table_id=$1 AND time_us<(SELECT MAX(x.time_us) FROM "
-            "history x WHERE x.table_id=$1 AND x.hash=history.hash AND x.pkd=history.pkd AND "
-            "x.sk=history.sk AND x.time_us<=$2)",
-            p));
+      WriteBulk("DELETE FROM history WHERE table_id=$1 AND time_us<(SELECT MAX(x.time_us) FROM "
+                "history x WHERE x.table_id=$1 AND x.hash=history.hash AND x.pkd=history.pkd AND "
+                "x.sk=history.sk AND x.time_us<=$2)",
+                p));
   // What is left at or before the cutoff is each key's only version there:
   // a deletion among them says nothing a restore needs.
-  return Write("DELETE FROM history WHERE table_id=$1 AND time_us<=$2 AND item IS NULL", p);
+  return WriteBulk("DELETE FROM history WHERE table_id=$1 AND time_us<=$2 AND item IS NULL", p);
 }
 
 Status PgTxn::DropHistory(int64_t table_id) {
-  return Write("DELETE FROM history WHERE table_id=$1", PgParams().Int(table_id));
+  return WriteBulk("DELETE FROM history WHERE table_id=$1", PgParams().Int(table_id));
 }
 
 Status PgTxn::MoveHistoryToBackup(int64_t table_id, int64_t backup_id) {
   POGI_RETURN_IF_ERROR(
-      Write("INSERT INTO backup_history(backup_id, hash, pkd, sk, time_us, pk, size, item) SELECT "
-            "$2, hash, pkd, sk, time_us, pk, size, item FROM history WHERE table_id=$1 ON "
-            "CONFLICT (backup_id, hash, pkd, sk, time_us) DO UPDATE SET size=EXCLUDED.size, "
-            "item=EXCLUDED.item",
-            PgParams().Int(table_id).Int(backup_id)));
+      WriteBulk("INSERT INTO backup_history(backup_id, hash, pkd, sk, time_us, pk, size, item) SELECT "
+                "$2, hash, pkd, sk, time_us, pk, size, item FROM history WHERE table_id=$1 ON "
+                "CONFLICT (backup_id, hash, pkd, sk, time_us) DO UPDATE SET size=EXCLUDED.size, "
+                "item=EXCLUDED.item",
+                PgParams().Int(table_id).Int(backup_id)));
   return DropHistory(table_id);
 }
 

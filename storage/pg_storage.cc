@@ -150,11 +150,15 @@ class PgStorage final : public Storage {
           // nothing of this write ran, so it runs again there, once.
           reconnected = true;
           writer_.reset();
-          std::lock_guard pool(pool_mu_);
-          idle_.clear();
+          ForgetIdle();
           continue;
         }
-        if (failure != "40001" && failure != "40P01") return s;
+        if (failure != "40001" && failure != "40P01") {
+          // The writer's host is gone or stopped answering: so are, likely,
+          // the idle readers' (see Release).
+          if (writer_ && writer_->Broken()) ForgetIdle();
+          return s;
+        }
         if (attempt == kWriteAttempts) {
           return Error(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
         }
@@ -219,11 +223,12 @@ class PgStorage final : public Storage {
     std::lock_guard lock(write_mu_);
     return InWriteTxn([&](PgConn& c) -> Status {
       for (const SnapshotSql& s : SnapshotStatements()) {
-        POGI_RETURN_IF_ERROR(Done(c.Exec(s.clear.c_str(), PgParams().Text(name))));
-        POGI_RETURN_IF_ERROR(Done(c.Exec(s.save.c_str(), PgParams().Text(name))));
+        POGI_RETURN_IF_ERROR(Done(c.Exec(s.clear.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
+        POGI_RETURN_IF_ERROR(Done(c.Exec(s.save.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
       }
       POGI_ASSIGN_OR_RETURN(auto size, c.Exec("SELECT CAST(COALESCE(SUM(octet_length(item)), 0) AS BIGINT) "
-                                              "FROM items"));
+                                              "FROM items",
+                                              PgParams(), kBulkStatementSeconds));
       return Done(
           c.Exec("INSERT INTO snapshots(name, created_at, size_bytes) VALUES($1, $2, $3) ON CONFLICT (name) "
                  "DO UPDATE SET created_at=EXCLUDED.created_at, size_bytes=EXCLUDED.size_bytes",
@@ -236,8 +241,8 @@ class PgStorage final : public Storage {
     return InWriteTxn([&](PgConn& c) -> Status {
       POGI_RETURN_IF_ERROR(Exists(c, name));
       for (const SnapshotSql& s : SnapshotStatements()) {
-        POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore_clear.c_str())));
-        POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore.c_str(), PgParams().Text(name))));
+        POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore_clear.c_str(), PgParams(), kBulkStatementSeconds)));
+        POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
       }
       return Status::Ok();
     });
@@ -260,7 +265,7 @@ class PgStorage final : public Storage {
     return InWriteTxn([&](PgConn& c) -> Status {
       POGI_RETURN_IF_ERROR(Exists(c, name));
       for (const SnapshotSql& s : SnapshotStatements()) {
-        POGI_RETURN_IF_ERROR(Done(c.Exec(s.clear.c_str(), PgParams().Text(name))));
+        POGI_RETURN_IF_ERROR(Done(c.Exec(s.clear.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
       }
       return Done(c.Exec("DELETE FROM snapshots WHERE name=$1", PgParams().Text(name)));
     });
@@ -339,11 +344,24 @@ class PgStorage final : public Storage {
     return s;
   }
 
-  // Back to the pool, unless it is broken or the pool is full.
+  // Back to the pool, unless it is broken or the pool is full. A broken
+  // one empties the pool: the others are likely on the same host, which is
+  // gone or stopped answering, and each would fail (or wait out the
+  // statement deadline) once before being replaced.
   void Release(std::unique_ptr<PgConn> c) {
-    if (!c || c->Broken() || c->InTransaction()) return;
+    if (!c) return;
+    if (c->Broken()) return ForgetIdle();
     std::lock_guard lock(pool_mu_);
-    if (idle_.size() < kIdleReadConnections) idle_.push_back(std::move(c));
+    if (!c->InTransaction() && idle_.size() < kIdleReadConnections) idle_.push_back(std::move(c));
+  }
+
+  // Closes every idle read connection: the next reads connect anew.
+  void ForgetIdle() {
+    std::vector<std::unique_ptr<PgConn>> gone;
+    {
+      std::lock_guard lock(pool_mu_);
+      gone.swap(idle_);
+    }
   }
 
   // Starts a transaction on `c`, connecting first when there is none. A

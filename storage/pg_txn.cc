@@ -96,6 +96,12 @@ Status PgTxn::BumpCatalog() {
   return Status::Ok();
 }
 
+Status PgTxn::WriteBulk(const char* sql, const PgParams& params) {
+  POGI_ASSIGN_OR_RETURN(auto rows, conn_->Exec(sql, params, kBulkStatementSeconds));
+  (void)rows;
+  return Status::Ok();
+}
+
 Result<int64_t> PgTxn::NextId() {
   POGI_ASSIGN_OR_RETURN(auto rows,
                         conn_->Exec("UPDATE meta SET value=value+1 WHERE key='next_id' RETURNING value"));
@@ -150,7 +156,7 @@ Status PgTxn::UpdateStream(int64_t stream_id, std::string_view state) {
 
 Status PgTxn::DeleteStream(int64_t stream_id) {
   POGI_RETURN_IF_ERROR(BumpCatalog());
-  POGI_RETURN_IF_ERROR(Write("DELETE FROM stream_records WHERE stream_id=$1", PgParams().Int(stream_id)));
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM stream_records WHERE stream_id=$1", PgParams().Int(stream_id)));
   return Write("DELETE FROM streams WHERE id=$1", PgParams().Int(stream_id));
 }
 
@@ -169,8 +175,8 @@ Result<int64_t> PgTxn::TrimStreamRecords(int64_t stream_id, double created_befor
                                     PgParams().Int(stream_id).Double(created_before)));
   int64_t through = found.Int(0, 0);
   if (through == 0) return int64_t{0};
-  POGI_RETURN_IF_ERROR(Write("DELETE FROM stream_records WHERE stream_id=$1 AND seq<=$2",
-                             PgParams().Int(stream_id).Int(through)));
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM stream_records WHERE stream_id=$1 AND seq<=$2",
+                                 PgParams().Int(stream_id).Int(through)));
   return through;
 }
 
@@ -261,7 +267,7 @@ Result<std::pair<int64_t, int64_t>> PgTxn::IndexCounters(int64_t index_id) {
   POGI_ASSIGN_OR_RETURN(auto rows,
                         conn_->Exec("SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(size), 0) AS "
                                     "BIGINT) FROM index_items WHERE index_id=$1",
-                                    PgParams().Int(index_id)));
+                                    PgParams().Int(index_id), kBulkStatementSeconds));
   return std::make_pair(rows.Int(0, 0), rows.Int(0, 1));
 }
 
@@ -275,7 +281,7 @@ Result<int64_t> PgTxn::CreateIndex(int64_t table_id, const std::string& name) {
 
 Status PgTxn::DropIndex(int64_t index_id) {
   POGI_RETURN_IF_ERROR(BumpCatalog());
-  POGI_RETURN_IF_ERROR(Write("DELETE FROM index_items WHERE index_id=$1", PgParams().Int(index_id)));
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM index_items WHERE index_id=$1", PgParams().Int(index_id)));
   return Write("DELETE FROM indexes WHERE id=$1", PgParams().Int(index_id));
 }
 
@@ -376,10 +382,10 @@ Status PgTxn::DropTable(int64_t table_id) {
   POGI_RETURN_IF_ERROR(BumpCatalog());
   PgParams id = PgParams().Int(table_id);
   POGI_RETURN_IF_ERROR(
-      Write("DELETE FROM index_items WHERE index_id IN (SELECT id FROM indexes WHERE table_id=$1)", id));
+      WriteBulk("DELETE FROM index_items WHERE index_id IN (SELECT id FROM indexes WHERE table_id=$1)", id));
   POGI_RETURN_IF_ERROR(Write("DELETE FROM indexes WHERE table_id=$1", id));
-  POGI_RETURN_IF_ERROR(Write("DELETE FROM collections WHERE table_id=$1", id));
-  POGI_RETURN_IF_ERROR(Write("DELETE FROM items WHERE table_id=$1", id));
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM collections WHERE table_id=$1", id));
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM items WHERE table_id=$1", id));
   POGI_RETURN_IF_ERROR(Write("DELETE FROM table_counts WHERE table_id=$1", id));
   POGI_RETURN_IF_ERROR(DropHistory(table_id));
   POGI_RETURN_IF_ERROR(Write("DELETE FROM table_settings WHERE table_id=$1", id));

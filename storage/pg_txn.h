@@ -88,6 +88,9 @@ class PgTxn final : public WriteTxn {
   Status VisitPages(const char* first, const char* next, const PgParams& params,
                     const std::function<bool(const Row&)>& visit);
   Status Write(const char* sql, const PgParams& params);
+  // A write over many rows (a whole table's, index's or history's): the
+  // long patience (pg_conn.h).
+  Status WriteBulk(const char* sql, const PgParams& params);
   // Moves the catalog version, once per write: every process sharing the
   // database then reloads its catalog at its next request.
   Status BumpCatalog();

@@ -39,6 +39,7 @@ storage of the other tests: CTest's e2e_pg rerun would repeat it). About 50 s.
 
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -54,6 +55,12 @@ TABLE = "failover"
 WRITERS = 4
 MAX_LATENCY = 10.0  # seconds: no answer takes longer, in the gap or out of it
 RECOVERY_LIMIT = 10.0  # seconds from the new primary's promotion to pogi's first write on it
+# A frozen primary: requests on it wait out pogi's statement deadline (10 s);
+# a write queued behind one of them then reconnects, and a new connection
+# tries the frozen host first (libpq's connect_timeout, 2 s) before the
+# standby.
+FROZEN_MAX_LATENCY = 14.0
+FROZEN_RECOVERY_LIMIT = 25.0
 
 need_pg = unittest.skipUnless(
     pg_server.available(), "PostgreSQL 15 is not installed (no %s/initdb): apt-get install postgresql-15"
@@ -259,6 +266,21 @@ def tally(load, items, applied_anyway):
             % (len(load.acked_puts), acked_adds, failed_adds, applied_anyway, len(items)))
 
 
+def children_of(pid):
+    """The processes whose parent is `pid` (a postmaster's backends)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
 def pogi_sessions(pg):
     """pogi's connections to server pg (its application_name)."""
     return int(pg.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pogi'"))
@@ -329,6 +351,55 @@ class ManualFailover(unittest.TestCase):
 
     def test_failover_over_unix_sockets(self):
         self.failover(over_tcp=False)
+
+    def test_frozen_primary_is_given_up(self):
+        """The primary stops answering without closing anything (SIGSTOP on
+        all its processes: a stuck VM, a stalled disk) and the standby is
+        promoted: what waits on the frozen server fails within pogi's
+        statement deadline (10 s), and pogi moves to the new primary by
+        itself."""
+        primary, standby = pg_server.replicated_pair(synchronous=True)
+        self.addCleanup(primary.cleanup, background=True)
+        self.addCleanup(standby.cleanup, background=True)
+        conn = ("host=%s,%s port=%d,%d dbname=postgres user=postgres target_session_attrs=read-write"
+                % (LOCALHOST, LOCALHOST, primary.port, standby.port))
+        server = Server(storage=conn, pg_schema="frozen")
+        self.addCleanup(server.cleanup)
+        server.start()
+        make_table(client_of(server))
+        load = Load(server)
+        load.start()
+        time.sleep(1.0)
+        with open(os.path.join(primary.data_dir, "postmaster.pid")) as f:
+            postmaster = int(f.readline())
+        frozen = [postmaster] + children_of(postmaster)
+
+        def thaw_and_stop():
+            for pid in frozen:
+                try:
+                    os.kill(pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
+            primary.kill()  # the old primary must not come back as a second primary
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        self.addCleanup(thaw_and_stop)
+        time.sleep(1.0)
+        standby.promote()
+        promoted_at = time.monotonic()
+        back_at = wait_serving(self, server, FROZEN_RECOVERY_LIMIT, "the standby's promotion (primary frozen)")
+        time.sleep(1.0)
+        load.finish(self)
+        self.assertTrue(server.alive(), server.stderr_text())
+        self.assertEqual(load.unexpected, [], "answers other than 200 or 500 InternalServerError")
+        self.assertLess(load.slowest(), FROZEN_MAX_LATENCY)
+        self.assertGreaterEqual(pogi_sessions(standby), 1, "pogi is not connected to the new primary")
+        self.assertEqual(load.stale_reads, [], "consistent reads that missed an acknowledged put")
+        thaw_and_stop()
+        items, applied_anyway = check_data(self, server, load)
+        print("\nPostgreSQL primary frozen, standby promoted: the slowest answer %.2f s, pogi serving %.2f s "
+              "after the promotion; %s; losses: 0"
+              % (load.slowest(), back_at - promoted_at, tally(load, items, applied_anyway)), file=sys.stderr)
 
     def test_failover_over_tcp(self):
         self.failover(over_tcp=True)

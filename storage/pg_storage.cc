@@ -322,14 +322,7 @@ class PgStorage final : public Storage {
 
   // Runs `body` outside a transaction (one statement) on a pooled connection.
   Status Autocommit(const std::function<Status(PgConn&)>& body) {
-    std::unique_ptr<PgConn> c;
-    {
-      std::lock_guard lock(pool_mu_);
-      if (!idle_.empty()) {
-        c = std::move(idle_.back());
-        idle_.pop_back();
-      }
-    }
+    std::unique_ptr<PgConn> c = TakeIdle();
     if (!c || c->Broken()) {
       c.reset();
       POGI_ASSIGN_OR_RETURN(c, PgConn::Connect(conninfo_, schema_));
@@ -353,6 +346,15 @@ class PgStorage final : public Storage {
     if (c->Broken()) return ForgetIdle();
     std::lock_guard lock(pool_mu_);
     if (!c->InTransaction() && idle_.size() < kIdleReadConnections) idle_.push_back(std::move(c));
+  }
+
+  // An idle connection from the pool, or null when there is none.
+  std::unique_ptr<PgConn> TakeIdle() {
+    std::lock_guard lock(pool_mu_);
+    if (idle_.empty()) return nullptr;
+    std::unique_ptr<PgConn> c = std::move(idle_.back());
+    idle_.pop_back();
+    return c;
   }
 
   // Closes every idle read connection: the next reads connect anew.
@@ -381,14 +383,7 @@ class PgStorage final : public Storage {
 
   // Runs `body` in a read-only transaction on a pooled connection.
   Status ReadOnly(const std::function<Status(PgConn&)>& body) {
-    std::unique_ptr<PgConn> c;
-    {
-      std::lock_guard lock(pool_mu_);
-      if (!idle_.empty()) {
-        c = std::move(idle_.back());
-        idle_.pop_back();
-      }
-    }
+    std::unique_ptr<PgConn> c = TakeIdle();
     Status s = Begin(c, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
     if (s.ok()) {
       s = body(*c);

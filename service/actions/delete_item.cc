@@ -25,7 +25,8 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
 
-  auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
+  auto decide = [&](const value::AttributeMap* old,
+                    std::optional<value::AttributeMap>*) -> Result<std::optional<value::AttributeMap>> {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
     return std::optional<value::AttributeMap>();
   };

@@ -26,8 +26,12 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(auto key, ValidateItemForPut(*table, item));
 
-  auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
+  auto decide =
+      [&](const value::AttributeMap* old,
+          std::optional<value::AttributeMap>* previous) -> Result<std::optional<value::AttributeMap>> {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
+    // Moved, not copied: a run of the write again gets it back in `previous`.
+    if (previous->has_value()) return std::move(*previous);
     return std::optional<value::AttributeMap>(std::move(item));
   };
   POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));

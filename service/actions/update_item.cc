@@ -50,7 +50,8 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   bool only_removes =
       update.sets.empty() && update.adds.empty() && (!update.removes.empty() || !update.deletes.empty());
   std::vector<expr::Path> updated_paths;
-  auto decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
+  auto decide = [&](const value::AttributeMap* old,
+                    std::optional<value::AttributeMap>*) -> Result<std::optional<value::AttributeMap>> {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
     updated_paths.clear();
     if (!old && only_removes) return std::optional<value::AttributeMap>();

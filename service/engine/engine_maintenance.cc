@@ -41,7 +41,8 @@ Status Engine::SweepExpiredItems() {
     }
     for (const auto& key : expired) {
       // Checked again inside the write: the item may have changed since.
-      Decide decide = [&](const value::AttributeMap* old) -> Result<std::optional<value::AttributeMap>> {
+      Decide decide = [&](const value::AttributeMap* old,
+                          std::optional<value::AttributeMap>*) -> Result<std::optional<value::AttributeMap>> {
         if (!old) return std::optional<value::AttributeMap>();
         auto it = old->find(attr);
         if (it == old->end() || !IsExpired(it->second, now)) return Error::ConditionalCheckFailed();

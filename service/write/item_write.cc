@@ -137,7 +137,9 @@ Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const 
 Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& seen,
                               const storage::EncodedKey& key, const Decide& decide, ChangeSource source) {
   ItemChange change;
+  std::optional<value::AttributeMap> previous;  // the new item of the run before
   Status s = storage.Write([&](storage::WriteTxn& txn) -> Status {
+    if (change.new_item) previous = std::move(change.new_item);
     change = ItemChange();  // a write run again starts from nothing
     POGI_ASSIGN_OR_RETURN(auto current, CurrentTable(catalog, seen));
     const Table& table = *current;
@@ -147,7 +149,7 @@ Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog,
       POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(*old_bytes));
       change.old_item = std::move(*item.mutable_attributes());
     }
-    POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr));
+    POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr, &previous));
     return ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,
                        change.new_item ? &*change.new_item : nullptr, &change.index_units, source,
                        old_bytes ? std::string_view(*old_bytes) : std::string_view());

@@ -45,7 +45,11 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
 
 // Decides the new item from the old one (null when there is none): the new
 // item, nullopt to delete, or an error (a failed condition) to write nothing.
-using Decide = std::function<Result<std::optional<value::AttributeMap>>(const value::AttributeMap* old)>;
+// Called again when the write runs again (storage's Write may): `previous`
+// then holds the new item it decided before, so that a decide that hands
+// over an item it holds (PutItem's) can hand it over again without a copy.
+using Decide = std::function<Result<std::optional<value::AttributeMap>>(
+    const value::AttributeMap* old, std::optional<value::AttributeMap>* previous)>;
 
 // The table as it is now, inside a write: a request looks its table up
 // before its write runs, and UpdateTable/DeleteTable may have changed it in

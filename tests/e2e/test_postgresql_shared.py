@@ -10,20 +10,19 @@ and over both doors (HTTP and gRPC):
 - a bank-transfer invariant under TransactWriteItems from every process: the
   total never changes, no account goes below zero;
 - two processes creating the same table at once: one creates it, the other
-  gets ResourceInUseException.
+  gets ResourceInUseException;
+- puts racing through every process: each stored item is whole.
 
 The conflicts the clients saw (ConditionalCheckFailed, TransactionCanceled
 with TransactionConflict, TransactionConflictException) are counted and
-printed. Runs against a PostgreSQL 15 of this file's own
-(tests/pg_server.py); skipped where PostgreSQL 15 is not installed.
+printed. Runs against a PostgreSQL 15 of this file's own (shared_db.py);
+skipped where PostgreSQL 15 is not installed.
 POGI_SHARED_WRITERS and POGI_SHARED_OPS set the writer threads and each
 one's operations of the counter tests (default 8 and 60).
 """
 
 import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
-import itertools
 import os
-import sys
 import threading
 import unittest
 
@@ -31,51 +30,23 @@ import botocore.exceptions
 import grpc
 from grpc_client import pb
 
-from harness import HERE, Server
+from shared_db import (SharedDatabaseTest, error_code, needs_postgresql, run_threads, start_postgresql,
+                       stop_postgresql)
 
-sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..")))
-import pg_server  # noqa: E402
-
-PG = None  # this file's PostgreSQL (setUpModule)
-_numbers = itertools.count(1)
 WRITERS = int(os.environ.get("POGI_SHARED_WRITERS", "8"))
 OPS = int(os.environ.get("POGI_SHARED_OPS", "60"))
 
 
 def setUpModule():
-    global PG
-    if pg_server.available():
-        PG = pg_server.PgServer().start()
+    start_postgresql()
 
 
 def tearDownModule():
-    if PG is not None:
-        PG.cleanup()
+    stop_postgresql()
 
 
-def error_code(e):
-    return e.response.get("Error", {}).get("Code", "")
-
-
-@unittest.skipUnless(pg_server.available(), "PostgreSQL 15 is not installed (no %s/initdb)" % pg_server.PG_BIN)
-class SharedDatabase(unittest.TestCase):
-
-    PROCESSES = 3
-
-    def setUp(self):
-        schema = "shared_%d" % next(_numbers)
-        self.servers = []
-        for _ in range(self.PROCESSES):
-            s = Server(storage=PG.conninfo(), pg_schema=schema)
-            self.addCleanup(s.cleanup)
-            s.start()
-            self.servers.append(s)
-        self.clients = [s.client() for s in self.servers]
-
-    def create(self, client, name, keys=(("pk", "S"),)):
-        client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
-                            AttributeDefinitions=[{"AttributeName": n, "AttributeType": t} for n, t in keys],
-                            KeySchema=[{"AttributeName": keys[0][0], "KeyType": "HASH"}])
+@needs_postgresql
+class SharedDatabase(SharedDatabaseTest):
 
     def test_a_table_made_through_one_process_is_at_once_in_the_others(self):
         a, b, c = self.clients
@@ -185,19 +156,7 @@ class SharedDatabase(unittest.TestCase):
                             seen["other"].append(code)
                         raise
 
-        errors = []
-
-        def run(fn, w):
-            try:
-                fn(w)
-            except Exception as e:  # reported below
-                errors.append(repr(e))
-
-        threads = [threading.Thread(target=run, args=(adder if w % 2 else incrementer, w)) for w in range(WRITERS)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(300)
+        errors = run_threads(lambda w: (adder if w % 2 else incrementer)(w), WRITERS)
         for ch in channels:
             ch.close()
         self.assertEqual(errors, [])
@@ -213,6 +172,33 @@ class SharedDatabase(unittest.TestCase):
         self.assertEqual(got["add"], adders * OPS)
         self.assertEqual(got["cas"], incrementers * OPS)
 
+    def test_racing_puts_store_whole_items(self):
+        # A put that meets another process's write (on its item, or on a
+        # page or counter row they share) is run again by pogi: what it
+        # stores must be the whole item every time.
+        self.create(self.clients[0], "puts")
+        acknowledged = []
+
+        def put(w):
+            client = self.clients[w % 3]
+            for i in range(2 * OPS):
+                key = "w%d-%d" % (w, i)
+                try:
+                    client.put_item(TableName="puts", Item={"pk": {"S": key}, "writer": {"N": str(w)},
+                                                            "payload": {"S": "x" * 100}})
+                    acknowledged.append(key)
+                except botocore.exceptions.ClientError as e:
+                    if error_code(e) != "TransactionConflictException":
+                        raise
+
+        self.assertEqual(run_threads(put, WRITERS), [])
+        items = []
+        for page in self.clients[2].get_paginator("scan").paginate(TableName="puts", ConsistentRead=True):
+            items += page["Items"]
+        broken = [i for i in items if sorted(i) != ["payload", "pk", "writer"]]
+        self.assertEqual(broken, [])
+        self.assertEqual(sorted(i["pk"]["S"] for i in items), sorted(acknowledged))
+
     def test_transfers_keep_the_total(self):
         self.create(self.clients[0], "bank")
         accounts, start = 6, 100
@@ -221,42 +207,33 @@ class SharedDatabase(unittest.TestCase):
                                                                  "balance": {"N": str(start)}})
         counts = {"ok": 0, "ConditionalCheckFailed": 0, "TransactionConflict": 0}
         lock = threading.Lock()
-        errors = []
 
         def transfer(w):
             import random
             rng = random.Random(w)
             client = self.clients[w % 3]
-            try:
-                for _ in range(OPS):
-                    src, dst = rng.sample(range(accounts), 2)
-                    amount = rng.randint(1, 40)
-                    try:
-                        client.transact_write_items(TransactItems=[
-                            {"Update": {"TableName": "bank", "Key": {"pk": {"S": "acct-%d" % src}},
-                                        "UpdateExpression": "SET balance = balance - :a",
-                                        "ConditionExpression": "balance >= :a",
-                                        "ExpressionAttributeValues": {":a": {"N": str(amount)}}}},
-                            {"Update": {"TableName": "bank", "Key": {"pk": {"S": "acct-%d" % dst}},
-                                        "UpdateExpression": "SET balance = balance + :a",
-                                        "ExpressionAttributeValues": {":a": {"N": str(amount)}}}}])
-                        kind = "ok"
-                    except botocore.exceptions.ClientError as e:
-                        reasons = [r.get("Code") for r in e.response.get("CancellationReasons", [])]
-                        if error_code(e) != "TransactionCanceledException":
-                            raise
-                        kind = "TransactionConflict" if "TransactionConflict" in reasons else "ConditionalCheckFailed"
-                    with lock:
-                        counts[kind] += 1
-            except Exception as e:  # reported below
-                errors.append(repr(e))
+            for _ in range(OPS):
+                src, dst = rng.sample(range(accounts), 2)
+                amount = rng.randint(1, 40)
+                try:
+                    client.transact_write_items(TransactItems=[
+                        {"Update": {"TableName": "bank", "Key": {"pk": {"S": "acct-%d" % src}},
+                                    "UpdateExpression": "SET balance = balance - :a",
+                                    "ConditionExpression": "balance >= :a",
+                                    "ExpressionAttributeValues": {":a": {"N": str(amount)}}}},
+                        {"Update": {"TableName": "bank", "Key": {"pk": {"S": "acct-%d" % dst}},
+                                    "UpdateExpression": "SET balance = balance + :a",
+                                    "ExpressionAttributeValues": {":a": {"N": str(amount)}}}}])
+                    kind = "ok"
+                except botocore.exceptions.ClientError as e:
+                    reasons = [r.get("Code") for r in e.response.get("CancellationReasons", [])]
+                    if error_code(e) != "TransactionCanceledException":
+                        raise
+                    kind = "TransactionConflict" if "TransactionConflict" in reasons else "ConditionalCheckFailed"
+                with lock:
+                    counts[kind] += 1
 
-        threads = [threading.Thread(target=transfer, args=(w,)) for w in range(WRITERS)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(300)
-        self.assertEqual(errors, [])
+        self.assertEqual(run_threads(transfer, WRITERS), [])
         items = self.clients[1].scan(TableName="bank", ConsistentRead=True)["Items"]
         balances = [int(i["balance"]["N"]) for i in items]
         print("\n%d processes, %d writers x %d transfers: %d committed, %d cancelled by a condition, "

@@ -1,4 +1,4 @@
-// PgTxn's control plane: table settings, on-demand backups (a copy of a
+// PgTxn's control plane: table settings, shared values, on-demand backups (a copy of a
 // table's items) and point-in-time history, keyed like the items.
 #include <algorithm>
 #include <tuple>
@@ -49,6 +49,25 @@ Status PgTxn::PutTableSettings(int64_t table_id, std::string_view settings) {
       "INSERT INTO table_settings(table_id, settings) VALUES($1, $2) ON CONFLICT (table_id) DO UPDATE "
       "SET settings=EXCLUDED.settings",
       PgParams().Int(table_id).Bytes(settings));
+}
+
+Result<std::optional<std::string>> PgTxn::GetSharedValue(std::string_view key, int64_t now_us) {
+  POGI_ASSIGN_OR_RETURN(auto rows, conn_->Exec("SELECT value FROM shared_values WHERE key=$1 AND "
+                                               "(expires_us=0 OR expires_us>$2)",
+                                               PgParams().Text(key).Int(now_us)));
+  if (rows.count() == 0) return std::optional<std::string>();
+  return std::optional<std::string>(rows.Str(0, 0));
+}
+
+Status PgTxn::PutSharedValue(std::string_view key, std::string_view value, int64_t expires_us) {
+  return Write(
+      "INSERT INTO shared_values(key, value, expires_us) VALUES($1, $2, $3) ON CONFLICT (key) DO UPDATE "
+      "SET value=EXCLUDED.value, expires_us=EXCLUDED.expires_us",
+      PgParams().Text(key).Bytes(value).Int(expires_us));
+}
+
+Status PgTxn::PruneSharedValues(int64_t now_us) {
+  return Write("DELETE FROM shared_values WHERE expires_us<>0 AND expires_us<=$1", PgParams().Int(now_us));
 }
 
 Result<std::vector<BackupRecord>> PgTxn::ListBackups() {

@@ -60,6 +60,11 @@ const std::vector<TableDef>& Tables() {
       {{"table_settings", "table_id, settings"},
        "table_id BIGINT NOT NULL, settings BYTEA NOT NULL",
        "table_id"},
+      // Storage's shared values (the clock, ClientRequestToken answers);
+      // expires_us 0: for good.
+      {{"shared_values", "key, value, expires_us"},
+       "key TEXT NOT NULL, value BYTEA NOT NULL, expires_us BIGINT NOT NULL",
+       "key"},
       {{"backups", "id, arn, table_name, created_us, description"},
        "id BIGINT NOT NULL, arn TEXT NOT NULL, table_name TEXT NOT NULL, created_us BIGINT NOT NULL, "
        "description BYTEA NOT NULL",

@@ -1,6 +1,7 @@
 // PgTxn: the storage interface's reads and writes as SQL over one
 // PostgreSQL connection inside a transaction (pg_txn.cc: items, indexes,
-// streams and the catalog; pg_control.cc: settings, backups and history).
+// streams and the catalog; pg_control.cc: settings, shared values, backups
+// and history).
 // Storage-internal: only the PostgreSQL backend includes it.
 #pragma once
 
@@ -61,6 +62,10 @@ class PgTxn final : public WriteTxn {
 
   // pg_control.cc.
   Result<std::string> GetTableSettings(int64_t table_id) override;
+  Result<std::optional<std::string>> GetSharedValue(std::string_view key, int64_t now_us) override;
+  Status PutSharedValue(std::string_view key, std::string_view value, int64_t expires_us) override;
+  Status PruneSharedValues(int64_t now_us) override;
+  Status NoteCatalogChange() override { return BumpCatalog(); }
   Result<std::vector<BackupRecord>> ListBackups() override;
   Result<std::optional<BackupRecord>> GetBackup(std::string_view arn) override;
   Status ReadBackupItems(int64_t backup_id, const std::function<bool(const Row&)>& visit) override;

@@ -46,6 +46,30 @@ Status PutTableSettings(Db& db, int64_t table_id, std::string_view settings) {
   return Done(db, st->Step(), "write table settings");
 }
 
+Result<std::optional<std::string>> GetSharedValue(Db& db, std::string_view key, int64_t now_us) {
+  POGI_ASSIGN_OR_RETURN(auto st, db.Prepare("SELECT value FROM shared_values WHERE key=?1 AND "
+                                            "(expires_us=0 OR expires_us>?2)"));
+  st->Bind(1, key).Bind(2, now_us);
+  int rc = st->Step();
+  if (rc == SQLITE_ROW) return std::optional<std::string>(st->Blob(0));
+  if (rc == SQLITE_DONE) return std::optional<std::string>();
+  return db.Fail("read shared value");
+}
+
+Status PutSharedValue(Db& db, std::string_view key, std::string_view value, int64_t expires_us) {
+  POGI_ASSIGN_OR_RETURN(
+      auto st, db.Prepare("INSERT OR REPLACE INTO shared_values(key, value, expires_us) VALUES(?1, ?2, ?3)"));
+  st->Bind(1, key).Bind(2, value).Bind(3, expires_us);
+  return Done(db, st->Step(), "write shared value");
+}
+
+Status PruneSharedValues(Db& db, int64_t now_us) {
+  POGI_ASSIGN_OR_RETURN(auto st,
+                        db.Prepare("DELETE FROM shared_values WHERE expires_us<>0 AND expires_us<=?1"));
+  st->Bind(1, now_us);
+  return Done(db, st->Step(), "prune shared values");
+}
+
 Result<std::vector<BackupRecord>> ListBackups(Db& db) {
   POGI_ASSIGN_OR_RETURN(auto st,
                         db.Prepare("SELECT id, arn, table_name, created_us, description FROM backups "

@@ -1,4 +1,5 @@
-// The control plane's storage on SQLite: table settings, on-demand backups
+// The control plane's storage on SQLite: table settings, shared values,
+// on-demand backups
 // (a copy of a table's items) and point-in-time history. SqliteTxn forwards
 // its ReadTxn/WriteTxn calls of that part here.
 #pragma once
@@ -17,6 +18,9 @@ namespace pogi::storage::sqlite_control {
 
 Result<std::string> GetTableSettings(Db& db, int64_t table_id);
 Status PutTableSettings(Db& db, int64_t table_id, std::string_view settings);
+Result<std::optional<std::string>> GetSharedValue(Db& db, std::string_view key, int64_t now_us);
+Status PutSharedValue(Db& db, std::string_view key, std::string_view value, int64_t expires_us);
+Status PruneSharedValues(Db& db, int64_t now_us);
 
 Result<std::vector<BackupRecord>> ListBackups(Db& db);
 Result<std::optional<BackupRecord>> GetBackup(Db& db, std::string_view arn);

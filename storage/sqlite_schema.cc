@@ -103,6 +103,10 @@ CREATE TABLE IF NOT EXISTS backup_history(
   size INTEGER NOT NULL,
   item BLOB,
   PRIMARY KEY(backup_id, hash, pk, sk, time_us)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS shared_values(
+  key TEXT PRIMARY KEY,
+  value BLOB NOT NULL,
+  expires_us INTEGER NOT NULL) WITHOUT ROWID;
 COMMIT;
 )sql";
 

@@ -342,6 +342,18 @@ Status SqliteTxn::PutTableSettings(int64_t table_id, std::string_view settings) 
   return sqlite_control::PutTableSettings(*db_, table_id, settings);
 }
 
+Result<std::optional<std::string>> SqliteTxn::GetSharedValue(std::string_view key, int64_t now_us) {
+  return sqlite_control::GetSharedValue(*db_, key, now_us);
+}
+
+Status SqliteTxn::PutSharedValue(std::string_view key, std::string_view value, int64_t expires_us) {
+  return sqlite_control::PutSharedValue(*db_, key, value, expires_us);
+}
+
+Status SqliteTxn::PruneSharedValues(int64_t now_us) {
+  return sqlite_control::PruneSharedValues(*db_, now_us);
+}
+
 Result<int64_t> SqliteTxn::CreateBackup(const BackupRecord& record, int64_t table_id) {
   return sqlite_control::CreateBackup(*db_, record, table_id);
 }

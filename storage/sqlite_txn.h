@@ -63,6 +63,10 @@ class SqliteTxn final : public WriteTxn {
 
   // The control plane's calls live in sqlite_control.cc.
   Result<std::string> GetTableSettings(int64_t table_id) override;
+  Result<std::optional<std::string>> GetSharedValue(std::string_view key, int64_t now_us) override;
+  Status PutSharedValue(std::string_view key, std::string_view value, int64_t expires_us) override;
+  Status PruneSharedValues(int64_t now_us) override;
+  Status NoteCatalogChange() override { return Status::Ok(); }  // one process per file
   Result<std::vector<BackupRecord>> ListBackups() override;
   Result<std::optional<BackupRecord>> GetBackup(std::string_view arn) override;
   Status ReadBackupItems(int64_t backup_id, const std::function<bool(const Row&)>& visit) override;

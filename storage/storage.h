@@ -132,6 +132,12 @@ class ReadTxn {
   // The settings stored for a table by PutTableSettings (a serialized
   // pogi.v1.TableSettings), empty when none were.
   virtual Result<std::string> GetTableSettings(int64_t table_id) = 0;
+  // Values kept for the whole database, so that every process sharing it
+  // sees the same: pogi's clock, the answers kept for ClientRequestTokens.
+  // The value stored under `key`, or nullopt; a value whose expiry (micro-
+  // seconds since the epoch of pogi's clock) is at or before `now_us` reads
+  // as absent.
+  virtual Result<std::optional<std::string>> GetSharedValue(std::string_view key, int64_t now_us) = 0;
   // Every backup, ordered by creation time, then ARN.
   virtual Result<std::vector<BackupRecord>> ListBackups() = 0;
   virtual Result<std::optional<BackupRecord>> GetBackup(std::string_view arn) = 0;
@@ -199,6 +205,15 @@ class WriteTxn : public ReadTxn {
   // ---- control plane. DropTable also removes a table's settings and its
   // point-in-time history; backups outlive their table.
   virtual Status PutTableSettings(int64_t table_id, std::string_view settings) = 0;
+  // Stores `value` under `key`, replacing any, until `expires_us` (0: for
+  // good).
+  virtual Status PutSharedValue(std::string_view key, std::string_view value, int64_t expires_us) = 0;
+  // Forgets every value expired at `now_us`.
+  virtual Status PruneSharedValues(int64_t now_us) = 0;
+  // Makes every other process sharing the database reload its catalog, and
+  // what it keeps beside it (the clock), at its next request, as a change of
+  // a table does. SQLite: nothing to do.
+  virtual Status NoteCatalogChange() = 0;
   // Creates a backup holding a copy of every item of `table_id` as this
   // transaction sees them; returns its id (record.id is ignored).
   virtual Result<int64_t> CreateBackup(const BackupRecord& record, int64_t table_id) = 0;

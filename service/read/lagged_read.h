@@ -39,6 +39,9 @@ class LaggedReadTxn final : public storage::ReadTxn {
     return base_.GetStream(stream_id);
   }
   Result<std::string> GetTableSettings(int64_t table_id) override { return base_.GetTableSettings(table_id); }
+  Result<std::optional<std::string>> GetSharedValue(std::string_view key, int64_t now_us) override {
+    return base_.GetSharedValue(key, now_us);
+  }
   Result<std::vector<storage::BackupRecord>> ListBackups() override { return base_.ListBackups(); }
   Result<std::optional<storage::BackupRecord>> GetBackup(std::string_view arn) override {
     return base_.GetBackup(arn);

@@ -1,10 +1,11 @@
-// Tests for the control plane's storage calls (on every backend): table settings,
-// on-demand backups (a consistent copy that outlives its table) and
-// point-in-time history (as-of reads, pruning, dropping).
+// Tests for the control plane's storage calls (on every backend): table
+// settings, shared values, on-demand backups (a consistent copy that outlives
+// its table) and point-in-time history (as-of reads, pruning, dropping).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,31 @@ TEST_P(ControlStorageTest, TableSettingsAreKeptAndDroppedWithTheTable) {
   MustWrite(*s, [&](WriteTxn& txn) { return txn.DropTable(t); });
   read();
   EXPECT_EQ(got, "");
+}
+
+TEST_P(ControlStorageTest, SharedValuesAreReplacedAndExpire) {
+  auto s = OpenFresh();
+  auto get = [&](const std::string& key, int64_t now_us) {
+    std::optional<std::string> got;
+    Status st = s->Read([&](ReadTxn& txn) -> Status {
+      POGI_ASSIGN_OR_RETURN(got, txn.GetSharedValue(key, now_us));
+      return Status::Ok();
+    });
+    EXPECT_TRUE(st.ok()) << st.error().message();
+    return got.value_or("<none>");
+  };
+  EXPECT_EQ(get("clock", 0), "<none>");
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PutSharedValue("clock", "one", 0); });
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PutSharedValue("clock", "two", 0); });
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PutSharedValue("token/a", std::string("\0x", 2), 1000); });
+  EXPECT_EQ(get("clock", 5000), "two") << "0: never expires";
+  EXPECT_EQ(get("token/a", 999), std::string("\0x", 2)) << "bytes kept as they are";
+  EXPECT_EQ(get("token/a", 1000), "<none>") << "expired at its instant";
+  // Pruning forgets the expired values, and only them.
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.PruneSharedValues(1000); });
+  EXPECT_EQ(get("token/a", 0), "<none>");
+  EXPECT_EQ(get("clock", 0), "two");
+  MustWrite(*s, [&](WriteTxn& txn) { return txn.NoteCatalogChange(); });
 }
 
 TEST_P(ControlStorageTest, BackupIsACopyThatOutlivesItsTable) {

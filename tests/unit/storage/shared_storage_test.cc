@@ -58,6 +58,14 @@ TEST_P(SharedStorageTest, CatalogChangesOfTheOtherAreNoticedNotOwnOnes) {
   // Item writes are not catalog changes.
   MustWrite(*b_, [&](WriteTxn& txn) { return txn.PutItem(t, {"k", ""}, "v", 1); });
   EXPECT_EQ(Foreign(*a_), a0 + 1);
+  // A shared value is not one either, unless its writer says so (the clock).
+  MustWrite(*b_, [&](WriteTxn& txn) { return txn.PutSharedValue("token/x", "v", 0); });
+  EXPECT_EQ(Foreign(*a_), a0 + 1);
+  MustWrite(*b_, [&](WriteTxn& txn) -> Status {
+    POGI_RETURN_IF_ERROR(txn.PutSharedValue("clock", "v", 0));
+    return txn.NoteCatalogChange();
+  });
+  EXPECT_EQ(Foreign(*a_), a0 + 2);
   // A table name taken through the other: DynamoDB's ResourceInUse.
   Status dup = a_->Write([&](WriteTxn& txn) -> Status {
     POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateTable({0, "t", "d"}));

@@ -69,6 +69,9 @@ class FakeTxn final : public storage::ReadTxn {
   int64_t LastStreamSequence() override { return 0; }
   Result<std::optional<std::string>> GetStream(int64_t) override { return std::optional<std::string>(); }
   Result<std::string> GetTableSettings(int64_t) override { return std::string(); }
+  Result<std::optional<std::string>> GetSharedValue(std::string_view, int64_t) override {
+    return std::optional<std::string>();
+  }
   Result<std::vector<storage::BackupRecord>> ListBackups() override {
     return std::vector<storage::BackupRecord>();
   }

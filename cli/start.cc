@@ -150,7 +150,10 @@ int Start(const std::vector<std::string>& args) {
     if (v->empty() || *end != '\0' || parsed < 1) return Fail("invalid --item-collection-limit " + *v);
     collection_limit = parsed;
   }
-  auto engine = service::Engine::Open(options, clock, collection_limit);
+  // A clock given here replaces the one kept in the database; otherwise
+  // pogi goes on with that one (a restart's, or the other processes').
+  const bool clock_set = flags.Get("clock").has_value() || flags.Has("clock-frozen");
+  auto engine = service::Engine::Open(options, clock, collection_limit, clock_set);
   if (!engine.ok()) return Fail(engine.error().message());
   (*engine)->set_stream_shard_seconds(shard_hours * 3600);
 

@@ -168,6 +168,16 @@ v1::CancellationReason ReasonOf(const Error& e) {
   return Reason("ValidationError", TransactionValidation(e).message());
 }
 
+// Shapes the ConsumedCapacity of `resp`, kept in INDEXES' shape (the most
+// detailed, so that a replay can show any), as `mode` asks.
+void ShowCapacity(const std::string& mode, v1::TransactWriteItemsResponse* resp) {
+  if (!WantsCapacity(mode)) {
+    resp->clear_consumed_capacity();
+  } else if (mode != "INDEXES") {
+    for (auto& c : *resp->mutable_consumed_capacity()) c.clear_table();
+  }
+}
+
 }  // namespace
 
 Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::TransactWriteItemsRequest& req) {
@@ -221,22 +231,49 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
 
   // The same token with the same request answers again without writing.
   const bool has_token = req.has_client_request_token();
-  if (has_token) {
-    POGI_ASSIGN_OR_RETURN(auto claim, tokens_.Begin(req.client_request_token(),
-                                                    TransactionTokens::Fingerprint(req), clock_->Now()));
-    if (claim.replay) {
-      if (!WantsCapacity(req.return_consumed_capacity())) claim.response.clear_consumed_capacity();
-      return claim.response;
+  const std::string fingerprint = has_token ? TransactionTokens::Fingerprint(req) : std::string();
+  if (has_token) POGI_RETURN_IF_ERROR(tokens_.Enter(req.client_request_token(), fingerprint));
+  struct LeaveToken {
+    TransactionTokens* tokens;  // null: no token
+    const std::string& token;
+    ~LeaveToken() {
+      if (tokens) tokens->Leave(token);
     }
-  }
+  } leave{has_token ? &tokens_ : nullptr, req.client_request_token()};
+
+  // The answer to a transaction that wrote `outcomes`.
+  auto answer = [&](const std::vector<Outcome>& outcomes) {
+    v1::TransactWriteItemsResponse resp;
+    CapacityTally capacity;
+    for (size_t i = 0; i < actions.size(); ++i) {
+      const Outcome& o = outcomes[i];
+      int64_t size = std::max(o.old_item ? value::ItemSize(*o.old_item) : 0,
+                              o.new_item ? value::ItemSize(*o.new_item) : 0);
+      // A transactional write costs twice a plain one: prepare and commit.
+      capacity.Add(*actions[i].table_name, 2 * WriteUnits(size));
+      if (o.writes && req.return_item_collection_metrics() == "SIZE") {
+        AddCollectionMetrics(*actions[i].table, actions[i].map, resp.mutable_item_collection_metrics());
+      }
+    }
+    // Kept with every table's capacity: a replay asking for it shows it.
+    capacity.Fill("INDEXES", 'W', resp.mutable_consumed_capacity());
+    return resp;
+  };
 
   std::vector<Outcome> outcomes;
   std::vector<v1::CancellationReason> reasons;
   bool cancelled = false;
+  std::optional<v1::TransactWriteItemsResponse> resp;
+  const double now = clock_->Now();
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
     outcomes.assign(actions.size(), Outcome());
     reasons.assign(actions.size(), Reason("None"));
     cancelled = false;
+    resp.reset();
+    if (has_token) {
+      POGI_ASSIGN_OR_RETURN(resp, TransactionTokens::Find(txn, req.client_request_token(), fingerprint, now));
+      if (resp) return Status::Ok();  // answered before: write nothing
+    }
     int64_t aggregate = 0;
     // The tables as they are now (UpdateTable may have added an index).
     for (auto& a : actions) {
@@ -277,36 +314,21 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
                                        o.old_item ? &*o.old_item : nullptr,
                                        o.new_item ? &*o.new_item : nullptr));
     }
-    return Status::Ok();
+    resp = answer(outcomes);
+    if (!has_token) return Status::Ok();
+    return tokens_.Keep(txn, req.client_request_token(), fingerprint, *resp, now);
   });
-  if (!s.ok() || cancelled) {
-    if (has_token) tokens_.Abandon(req.client_request_token());
-    if (!s.ok() && s.error().code() == ErrorCode::kTransactionConflict) {
-      // Storage kept meeting a concurrent transaction (another process's)
-      // on these items: DynamoDB cancels with TransactionConflict. Which
-      // item met it is not known here, so every item says so.
-      return TransactionCanceled(std::vector<v1::CancellationReason>(
-          actions.size(), Reason("TransactionConflict", "Transaction is ongoing for the item")));
-    }
-    if (!s.ok()) return std::move(s).error();
-    return TransactionCanceled(reasons);
+  if (!s.ok() && s.error().code() == ErrorCode::kTransactionConflict) {
+    // Storage kept meeting a concurrent transaction (another process's) on
+    // these items: DynamoDB cancels with TransactionConflict. Which item
+    // met it is not known here, so every item says so.
+    return TransactionCanceled(std::vector<v1::CancellationReason>(
+        actions.size(), Reason("TransactionConflict", "Transaction is ongoing for the item")));
   }
-
-  v1::TransactWriteItemsResponse resp;
-  CapacityTally capacity;
-  for (size_t i = 0; i < actions.size(); ++i) {
-    const Outcome& o = outcomes[i];
-    int64_t size = std::max(o.old_item ? value::ItemSize(*o.old_item) : 0,
-                            o.new_item ? value::ItemSize(*o.new_item) : 0);
-    // A transactional write costs twice a plain one: prepare and commit.
-    capacity.Add(*actions[i].table_name, 2 * WriteUnits(size));
-    if (o.writes && req.return_item_collection_metrics() == "SIZE") {
-      AddCollectionMetrics(*actions[i].table, actions[i].map, resp.mutable_item_collection_metrics());
-    }
-  }
-  capacity.Fill(req.return_consumed_capacity(), 'W', resp.mutable_consumed_capacity());
-  if (has_token) tokens_.Complete(req.client_request_token(), resp, clock_->Now());
-  return resp;
+  if (!s.ok()) return std::move(s).error();
+  if (cancelled) return TransactionCanceled(reasons);
+  ShowCapacity(req.return_consumed_capacity(), &*resp);
+  return std::move(*resp);
 }
 
 }  // namespace pogi::service

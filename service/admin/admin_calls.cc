@@ -111,12 +111,16 @@ void ToProto(const FaultSpec& s, v1::FaultRule* r) {
   r->set_fired(s.fired);
 }
 
-// `change` on the engine's clock, then the clock's state.
+// `change` on the engine's clock (kept in the database for every process
+// sharing it), then the clock's state. `catch_up`: then runs what became due
+// before answering, so a test that advances past an expiry sees the deletion
+// at once.
 template <typename Fn>
-Result<v1::ClockState> ClockCall(Engine& engine, Fn change) {
+Result<v1::ClockState> ClockCall(Engine& engine, Fn change, bool catch_up = false) {
   ControllableClock* clock = engine.controllable_clock();
   if (!clock) return Error::Validation("this pogi's clock is not controllable");
-  POGI_RETURN_IF_ERROR(change(*clock));
+  POGI_RETURN_IF_ERROR(engine.ChangeClock(change));
+  if (catch_up) POGI_RETURN_IF_ERROR(engine.RunMaintenance());
   v1::ClockState state;
   state.set_now(clock->Now());
   state.set_frozen(clock->frozen());
@@ -221,24 +225,33 @@ Result<v1::ClearFaultsResponse> AdminClearFaults(Engine& engine, const v1::Clear
 }
 
 Result<v1::ClockState> AdminGetClock(Engine& engine, const v1::GetClockRequest&) {
-  return ClockCall(engine, [](ControllableClock&) { return Status::Ok(); });
+  // As moved last, through whichever process sharing the database.
+  POGI_RETURN_IF_ERROR(engine.FollowCatalog());
+  v1::ClockState state;
+  state.set_now(engine.clock().Now());
+  if (ControllableClock* clock = engine.controllable_clock()) state.set_frozen(clock->frozen());
+  return state;
 }
 
 Result<v1::ClockState> AdminSetClock(Engine& engine, const v1::SetClockRequest& req) {
-  return ClockCall(engine, [&](ControllableClock& c) {
-    c.Set(req.now());
-    return engine.RunMaintenance();
-  });
+  return ClockCall(
+      engine,
+      [&](ControllableClock& c) {
+        c.Set(req.now());
+        return Status::Ok();
+      },
+      /*catch_up=*/true);
 }
 
 Result<v1::ClockState> AdminAdvanceClock(Engine& engine, const v1::AdvanceClockRequest& req) {
-  return ClockCall(engine, [&](ControllableClock& c) -> Status {
-    if (!(req.seconds() >= 0)) return Error::Validation("the clock only advances; set it to go back");
-    c.Advance(req.seconds());
-    // What became due runs before the answer: a test can advance past an
-    // expiry and see the deletion at once.
-    return engine.RunMaintenance();
-  });
+  if (!(req.seconds() >= 0)) return Error::Validation("the clock only advances; set it to go back");
+  return ClockCall(
+      engine,
+      [&](ControllableClock& c) {
+        c.Advance(req.seconds());
+        return Status::Ok();
+      },
+      /*catch_up=*/true);
 }
 
 Result<v1::ClockState> AdminFreezeClock(Engine& engine, const v1::FreezeClockRequest&) {

@@ -79,6 +79,18 @@ void ControllableClock::Resume() {
   frozen_ = false;
 }
 
+ControllableClock::State ControllableClock::state() const {
+  std::lock_guard lock(mu_);
+  return State{offset_, frozen_, frozen_at_};
+}
+
+void ControllableClock::Adopt(const State& state) {
+  std::lock_guard lock(mu_);
+  offset_ = state.offset;
+  frozen_ = state.frozen;
+  frozen_at_ = state.frozen_at;
+}
+
 bool ControllableClock::frozen() const {
   std::lock_guard lock(mu_);
   return frozen_;

@@ -47,6 +47,17 @@ class ControllableClock final : public Clock {
   void Resume();
   bool frozen() const;
 
+  // Its whole state, to keep with the data and to hand to the clocks of
+  // other processes sharing it: running at the system time plus `offset`,
+  // or standing at `frozen_at`. Hosts' system clocks are assumed to agree.
+  struct State {
+    double offset = 0;
+    bool frozen = false;
+    double frozen_at = 0;
+  };
+  State state() const;
+  void Adopt(const State& state);
+
  private:
   double NowLocked() const;
   mutable std::mutex mu_;

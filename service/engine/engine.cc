@@ -11,9 +11,13 @@ namespace pogi::service {
 
 Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
                                              std::shared_ptr<const Clock> clock,
-                                             int64_t item_collection_limit) {
+                                             int64_t item_collection_limit, bool clock_set) {
   POGI_ASSIGN_OR_RETURN(auto storage, storage::Storage::Open(options));
   std::unique_ptr<Engine> engine(new Engine(std::move(storage), std::move(clock), item_collection_limit));
+  if (clock_set && engine->controllable_clock_) {
+    POGI_RETURN_IF_ERROR(
+        engine->storage_->Write([&](storage::WriteTxn& txn) { return engine->StoreClock(txn); }));
+  }
   POGI_RETURN_IF_ERROR(engine->LoadCatalog());
   return engine;
 }
@@ -44,6 +48,7 @@ Status Engine::LoadCatalog() {
     tables.push_back(Catalog::WithSettings(*table, std::move(parsed)));
   }
   catalog_.ReplaceAll(tables);
+  POGI_RETURN_IF_ERROR(LoadClock());
   return streams_.Load(*storage_);
 }
 

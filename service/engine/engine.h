@@ -43,9 +43,13 @@ class Engine {
  public:
   // Opens storage and loads the catalog.
   // `item_collection_limit` is DynamoDB's 10 GB unless a test lowers it.
+  // The clock's state kept in the database (a restart's, or that of the
+  // other processes sharing it) is adopted, unless `clock_set` (pogi start
+  // --clock): then the clock as given replaces it.
   static Result<std::unique_ptr<Engine>> Open(const storage::Options& options,
                                               std::shared_ptr<const Clock> clock,
-                                              int64_t item_collection_limit = kMaxItemCollectionBytes);
+                                              int64_t item_collection_limit = kMaxItemCollectionBytes,
+                                              bool clock_set = false);
 
   Result<v1::CreateTableResponse> CreateTable(const v1::CreateTableRequest& req);
   Result<v1::DescribeTableResponse> DescribeTable(const v1::DescribeTableRequest& req);
@@ -108,6 +112,11 @@ class Engine {
   // The clock the admin API sets, advances and freezes; null when the
   // engine was opened on another clock.
   ControllableClock* controllable_clock() const { return controllable_clock_; }
+  // Changes the controllable clock with `change` and keeps the result in the
+  // database, in one write that starts from the state stored there (another
+  // process may have moved it); every other process sharing the database
+  // adopts it at its next request (engine_clock.cc).
+  Status ChangeClock(const std::function<Status(ControllableClock&)>& change);
 
   // The background work due at the clock's now (engine_maintenance.cc): TTL
   // deletions, shard roll-overs, stream retention. Serialized. `leased`
@@ -186,8 +195,13 @@ class Engine {
   // TTL: deletes the expired items of every table with TTL enabled.
   Status SweepExpiredItems();
 
-  // Loads the catalog from storage, replacing what it held.
+  // Loads the catalog from storage, replacing what it held, and adopts the
+  // stored clock.
   Status LoadCatalog();
+  // Adopts the clock state kept in the database, when one is.
+  Status LoadClock();
+  // Keeps the clock's state in the database, as a catalog change.
+  Status StoreClock(storage::WriteTxn& txn);
   // The table named `name`, or DynamoDB's ResourceNotFoundException.
   Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
   // The full description of `table`, live counters included.

@@ -38,6 +38,11 @@ Status Engine::CreateSnapshot(const std::string& name) {
 Status Engine::RestoreSnapshot(const std::string& name) {
   std::unique_lock state(state_mu_);
   POGI_RETURN_IF_ERROR(storage_->RestoreSnapshot(name));
+  // The clock stays where it stands: a snapshot holds data, not time (the
+  // data's clock state came back with it).
+  if (controllable_clock_) {
+    POGI_RETURN_IF_ERROR(storage_->Write([&](storage::WriteTxn& txn) { return StoreClock(txn); }));
+  }
   return LoadCatalog();
 }
 

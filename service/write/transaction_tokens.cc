@@ -4,60 +4,64 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <cmath>
+
+#include "pogi/v1/control_state.pb.h"
+
 namespace pogi::service {
+namespace {
 
-Result<TransactionTokens::Claim> TransactionTokens::Begin(const std::string& token,
-                                                          const std::string& fingerprint, double now) {
-  std::lock_guard lock(mu_);
-  SweepLocked(now);
-  auto it = entries_.find(token);
-  if (it != entries_.end() && it->second.done && it->second.expires <= now) {
-    entries_.erase(it);
-    it = entries_.end();
-  }
-  if (it == entries_.end()) {
-    entries_[token].fingerprint = fingerprint;
-    return Claim{};
-  }
-  const Entry& e = it->second;
-  if (e.fingerprint != fingerprint) {
-    return Error(ErrorCode::kIdempotentParameterMismatch,
-                 "DynamoDB rejected the request because you retried a request with a different payload but "
-                 "with an idempotent token that was already used.");
-  }
-  if (!e.done) {
-    return Error(ErrorCode::kTransactionInProgress, "Transaction from previous request is still in progress");
-  }
-  Claim c;
-  c.replay = true;
-  c.response = e.response;
-  return c;
+// Where a token's answer is kept among storage's shared values.
+std::string KeyOf(const std::string& token) { return "token/" + token; }
+
+int64_t Micros(double seconds) { return static_cast<int64_t>(std::llround(seconds * 1e6)); }
+
+Error Mismatch() {
+  return Error(ErrorCode::kIdempotentParameterMismatch,
+               "DynamoDB rejected the request because you retried a request with a different payload but "
+               "with an idempotent token that was already used.");
 }
 
-void TransactionTokens::Complete(const std::string& token, const v1::TransactWriteItemsResponse& response,
-                                 double now) {
+}  // namespace
+
+Status TransactionTokens::Enter(const std::string& token, const std::string& fingerprint) {
   std::lock_guard lock(mu_);
-  Entry& e = entries_[token];
-  e.done = true;
-  e.expires = now + kWindowSeconds;
-  e.response = response;
+  auto [it, added] = in_flight_.emplace(token, fingerprint);
+  if (added) return Status::Ok();
+  if (it->second != fingerprint) return Mismatch();
+  return Error(ErrorCode::kTransactionInProgress, "Transaction from previous request is still in progress");
 }
 
-void TransactionTokens::Abandon(const std::string& token) {
+void TransactionTokens::Leave(const std::string& token) {
   std::lock_guard lock(mu_);
-  entries_.erase(token);
+  in_flight_.erase(token);
 }
 
-void TransactionTokens::SweepLocked(double now) {
-  if (now < next_sweep_) return;
-  next_sweep_ = now + 60;
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    if (it->second.done && it->second.expires <= now) {
-      it = entries_.erase(it);
-    } else {
-      ++it;
-    }
+Result<std::optional<v1::TransactWriteItemsResponse>> TransactionTokens::Find(storage::ReadTxn& txn,
+                                                                              const std::string& token,
+                                                                              const std::string& fingerprint,
+                                                                              double now) {
+  POGI_ASSIGN_OR_RETURN(auto bytes, txn.GetSharedValue(KeyOf(token), Micros(now)));
+  if (!bytes) return std::optional<v1::TransactWriteItemsResponse>();
+  v1::StoredRequestToken kept;
+  if (!kept.ParseFromString(*bytes)) return Error::Internal("the answer kept for a request token is corrupt");
+  if (kept.fingerprint() != fingerprint) return Mismatch();
+  return std::optional<v1::TransactWriteItemsResponse>(std::move(*kept.mutable_response()));
+}
+
+Status TransactionTokens::Keep(storage::WriteTxn& txn, const std::string& token,
+                               const std::string& fingerprint, const v1::TransactWriteItemsResponse& response,
+                               double now) {
+  // Expired answers are forgotten about once a minute of the clock, by a
+  // transaction that keeps one: no work at all where no token is used.
+  double due = next_prune_.load();
+  if (now >= due && next_prune_.compare_exchange_strong(due, now + 60)) {
+    POGI_RETURN_IF_ERROR(txn.PruneSharedValues(Micros(now)));
   }
+  v1::StoredRequestToken kept;
+  kept.set_fingerprint(fingerprint);
+  *kept.mutable_response() = response;
+  return txn.PutSharedValue(KeyOf(token), kept.SerializeAsString(), Micros(now + kWindowSeconds));
 }
 
 std::string TransactionTokens::Fingerprint(const v1::TransactWriteItemsRequest& req) {

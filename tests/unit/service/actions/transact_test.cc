@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -239,33 +240,47 @@ TEST_F(TransactTest, GetReadsOneSnapshotWithProjection) {
   EXPECT_EQ(Codes(bad.error()), (std::vector<std::string>{"None", "ValidationError", "None"}));
 }
 
-TEST(TransactionTokensTest, LifeCycle) {
+TEST(TransactionTokensTest, InFlightInThisProcess) {
   TransactionTokens tokens;
-  auto first = tokens.Begin("t", "fp", 0);
-  ASSERT_TRUE(first.ok());
-  EXPECT_FALSE(first->replay);
-  auto busy = tokens.Begin("t", "fp", 1);
-  ASSERT_FALSE(busy.ok());
-  EXPECT_EQ(busy.error().code(), ErrorCode::kTransactionInProgress);
-  v1::TransactWriteItemsResponse resp;
-  resp.add_consumed_capacity()->set_table_name("x");
-  tokens.Complete("t", resp, 2);
-  auto again = tokens.Begin("t", "fp", 3);
-  ASSERT_TRUE(again.ok());
-  EXPECT_TRUE(again->replay);
-  EXPECT_EQ(again->response.consumed_capacity(0).table_name(), "x");
-  EXPECT_EQ(tokens.Begin("t", "other", 4).error().code(), ErrorCode::kIdempotentParameterMismatch);
-  auto expired = tokens.Begin("t", "other", 2 + TransactionTokens::kWindowSeconds);
-  ASSERT_TRUE(expired.ok());
-  EXPECT_FALSE(expired->replay);
-  tokens.Abandon("t");
-  EXPECT_FALSE(tokens.Begin("t", "fp", 5)->replay);
+  ASSERT_TRUE(tokens.Enter("t", "fp").ok());
+  EXPECT_EQ(tokens.Enter("t", "fp").error().code(), ErrorCode::kTransactionInProgress);
+  EXPECT_EQ(tokens.Enter("t", "other").error().code(), ErrorCode::kIdempotentParameterMismatch);
+  EXPECT_TRUE(tokens.Enter("u", "fp").ok()) << "tokens are apart";
+  tokens.Leave("t");
+  EXPECT_TRUE(tokens.Enter("t", "other").ok());
 
   v1::TransactWriteItemsRequest a, b;
   a.set_client_request_token("1");
   b.set_client_request_token("2");
   b.set_return_consumed_capacity("TOTAL");
   EXPECT_EQ(TransactionTokens::Fingerprint(a), TransactionTokens::Fingerprint(b));
+}
+
+TEST(TransactionTokensTest, AnswersAreKeptWithTheDataForTenMinutes) {
+  storage::Options options;
+  options.in_memory = true;
+  auto storage = std::move(storage::Storage::Open(options)).value();
+  TransactionTokens tokens;
+  auto find = [&](const std::string& fingerprint, double now) {
+    Result<std::optional<v1::TransactWriteItemsResponse>> found =
+        std::optional<v1::TransactWriteItemsResponse>();
+    Status s = storage->Read([&](storage::ReadTxn& txn) -> Status {
+      found = TransactionTokens::Find(txn, "t", fingerprint, now);
+      return Status::Ok();
+    });
+    EXPECT_TRUE(s.ok());
+    return found;
+  };
+  EXPECT_FALSE(find("fp", 0)->has_value());
+  v1::TransactWriteItemsResponse resp;
+  resp.add_consumed_capacity()->set_table_name("x");
+  ASSERT_TRUE(
+      storage->Write([&](storage::WriteTxn& txn) { return tokens.Keep(txn, "t", "fp", resp, 100); }).ok());
+  auto again = find("fp", 101);
+  ASSERT_TRUE(again.ok() && again->has_value());
+  EXPECT_EQ((*again)->consumed_capacity(0).table_name(), "x");
+  EXPECT_EQ(find("other", 101).error().code(), ErrorCode::kIdempotentParameterMismatch);
+  EXPECT_FALSE(find("other", 100 + TransactionTokens::kWindowSeconds)->has_value()) << "new again";
 }
 
 }  // namespace

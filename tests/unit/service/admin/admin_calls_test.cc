@@ -1,9 +1,12 @@
 // Tests for service/admin/admin_calls.h, the Admin calls both the gRPC Admin
 // service and the console API run: table summaries, argument refusals,
-// the clock, fault rules and the by-name table.
+// the clock (kept with the data), fault rules and the by-name table.
 #include "service/admin/admin_calls.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "service/engine/engine.h"
 
@@ -86,6 +89,49 @@ TEST_F(AdminCallsTest, ClockAdvancesAndRefusesGoingBack) {
   auto resumed = AdminResumeClock(*engine_, {});
   ASSERT_TRUE(resumed.ok());
   EXPECT_FALSE(resumed->frozen());
+}
+
+// The clock's state is kept with the data: a reopen goes on from it, unless
+// the clock was given at the start (pogi start --clock).
+TEST(AdminClockTest, TheClockIsKeptWithTheData) {
+  const std::string dir = ::testing::TempDir() + "/admin-clock-" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  storage::Options options;
+  options.data_dir = dir;
+  auto open = [&](std::shared_ptr<ControllableClock> clock, bool clock_set) {
+    auto r = Engine::Open(options, std::move(clock), kMaxItemCollectionBytes, clock_set);
+    EXPECT_TRUE(r.ok()) << r.error().message();
+    return std::move(r).value();
+  };
+  {
+    auto engine = open(std::make_shared<ControllableClock>(1'800'000'000.0, true), true);
+    v1::AdvanceClockRequest req;
+    req.set_seconds(60);
+    ASSERT_TRUE(AdminAdvanceClock(*engine, req).ok());
+  }
+  {
+    auto engine = open(std::make_shared<ControllableClock>(), false);  // a restart
+    auto r = AdminGetClock(*engine, {});
+    ASSERT_TRUE(r.ok());
+    EXPECT_DOUBLE_EQ(r->now(), 1'800'000'060.0);
+    EXPECT_TRUE(r->frozen());
+    // A snapshot restore leaves it where it stands.
+    ASSERT_TRUE(engine->CreateSnapshot("s").ok());
+    v1::AdvanceClockRequest req;
+    req.set_seconds(5);
+    ASSERT_TRUE(AdminAdvanceClock(*engine, req).ok());
+    ASSERT_TRUE(engine->RestoreSnapshot("s").ok());
+    EXPECT_DOUBLE_EQ(engine->clock().Now(), 1'800'000'065.0);
+  }
+  {
+    auto engine = open(std::make_shared<ControllableClock>(1'900'000'000.0, true), true);  // --clock
+    EXPECT_DOUBLE_EQ(engine->clock().Now(), 1'900'000'000.0);
+  }
+  auto engine = open(std::make_shared<ControllableClock>(), false);
+  EXPECT_DOUBLE_EQ(engine->clock().Now(), 1'900'000'000.0);
+  engine.reset();
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(AdminCallsTest, FaultRulesAddListClear) {

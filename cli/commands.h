@@ -11,6 +11,8 @@ inline constexpr uint16_t kDefaultHttpPort = 7644;
 inline constexpr uint16_t kDefaultGrpcPort = 7645;
 
 int Start(const std::vector<std::string>& args);
+// `pogi gateway --engine HOST:PORT`: the HTTP door in front of an engine elsewhere.
+int Gateway(const std::vector<std::string>& args);
 int Env(const std::vector<std::string>& args);
 // status, tables, describe, stop: gRPC clients of a running pogi.
 int Admin(const std::string& command, const std::vector<std::string>& args);

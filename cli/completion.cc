@@ -9,7 +9,8 @@ namespace pogi::cli {
 namespace {
 
 constexpr const char* kCommands =
-    "start env status tables describe stop reset snapshot export import faults lag scan query get put delete "
+    "start gateway env status tables describe stop reset snapshot export import faults lag scan query get "
+    "put delete "
     "tail top watch clock close-shard completion help";
 
 }  // namespace

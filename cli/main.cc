@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     if (a == "--help" || a == "-h") return pogi::cli::PrintCommandHelp(cmd) ? 0 : 2;
   }
   if (cmd == "start") return pogi::cli::Start(rest);
+  if (cmd == "gateway") return pogi::cli::Gateway(rest);
   if (cmd == "env") return pogi::cli::Env(rest);
   if (cmd == "clock") return pogi::cli::Clock(rest);
   if (cmd == "watch") return pogi::cli::Watch(rest);

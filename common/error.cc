@@ -87,6 +87,13 @@ const std::array<ErrorInfo, 35> kTable = {{
 
 const ErrorInfo& InfoOf(ErrorCode code) { return kTable[static_cast<size_t>(code)]; }
 
+std::optional<ErrorCode> ErrorCodeOf(std::string_view short_name) {
+  for (size_t i = 0; i < kTable.size(); ++i) {
+    if (kTable[i].short_name == short_name) return static_cast<ErrorCode>(i);
+  }
+  return std::nullopt;
+}
+
 Error Error::InvalidParameter(std::string_view detail) {
   std::string m = "One or more parameter values were invalid: ";
   m.append(detail);

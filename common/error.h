@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -62,6 +63,9 @@ struct ErrorInfo {
 
 // The row of the error table for `code`.
 const ErrorInfo& InfoOf(ErrorCode code);
+// The code whose short name is `short_name` ("ValidationException"), or
+// nullopt: how an error carried by name (over gRPC) is known again.
+std::optional<ErrorCode> ErrorCodeOf(std::string_view short_name);
 
 class Error {
  public:

@@ -20,7 +20,7 @@ constexpr std::string_view kStreamsTargetPrefix = "DynamoDBStreams_20120810.";
 constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
 constexpr std::string_view kJson = "application/json";
 
-ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo* info);
+ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info);
 
 }  // namespace
 
@@ -41,10 +41,10 @@ ApiResponse NotAnApiCall() {
   return r;
 }
 
-ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& req, RequestInfo* info) {
+ApiResponse HandleRequest(Backend& backend, const ApiRequest& req, RequestInfo* info) {
   // One bad request must never take the server down.
   try {
-    return Dispatch(engine, req, info);
+    return Dispatch(backend, req, info);
   } catch (const std::exception& e) {
     return ErrorResponse(Error::Internal(std::string("internal error: ") + e.what()));
   }
@@ -69,11 +69,12 @@ ApiResponse RefusedBefore(const Error& error, const ApiRequest& req, std::string
   return r;
 }
 
-ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo* info) {
+ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info) {
+  service::Engine* engine = backend.local_engine();  // null in front of an engine elsewhere
   // pogi's own paths live under /_pogi/, which DynamoDB never answers.
-  if (req.method == "GET" && req.target == "/_pogi/metrics") {
+  if (engine && req.method == "GET" && req.target == "/_pogi/metrics") {
     ApiResponse r;
-    r.body = engine.metrics().PrometheusText();
+    r.body = engine->metrics().PrometheusText();
     r.content_type = "text/plain; version=0.0.4";
     return r;
   }
@@ -119,8 +120,8 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo
     return r;
   }
   // Fault rules (pogi faults): one relaxed load when there are none.
-  if (engine.faults().active()) {
-    if (auto fault = engine.CheckFaults("http", op->name, *request)) {
+  if (engine && engine->faults().active()) {
+    if (auto fault = engine->CheckFaults("http", op->name, *request)) {
       if (fault->error) {
         ApiResponse r = ErrorResponse(*fault->error);
         r.content_type = content_type;
@@ -142,7 +143,7 @@ ApiResponse Dispatch(service::Engine& engine, const ApiRequest& req, RequestInfo
       d->set_pogi_host(std::string(req.host));
     }
   }
-  auto result = op->invoke(engine, *request);
+  auto result = backend.Invoke(*op, *request);
   if (!result.ok()) {
     ApiResponse r = ErrorResponse(result.error());
     r.content_type = content_type;

@@ -1,15 +1,16 @@
 // The gateway's pure core: one DynamoDB HTTP request in, one response out,
 // no sockets. Refuses what is not an API call as DynamoDB does (404), looks up
 // the operation from X-Amz-Target, checks the Authorization header's form,
-// decodes the JSON into the engine's proto request, calls the engine in
-// process, and encodes the response or DynamoDB's error.
+// decodes the JSON into the engine's proto request, runs it on the backend
+// (the engine in this process, or one over gRPC), and encodes the response or
+// DynamoDB's error.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "common/result.h"
-#include "service/engine/engine.h"
+#include "gateway/backend.h"
 
 namespace pogi::gateway {
 
@@ -54,7 +55,7 @@ struct RequestInfo {
 
 // Answers `request`. With `info`, also says which operation and table it was
 // (only then is the table name looked up).
-ApiResponse HandleRequest(service::Engine& engine, const ApiRequest& request, RequestInfo* info = nullptr);
+ApiResponse HandleRequest(Backend& backend, const ApiRequest& request, RequestInfo* info = nullptr);
 
 // The response for an error, in DynamoDB's JSON.
 ApiResponse ErrorResponse(const Error& error);

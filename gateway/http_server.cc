@@ -60,7 +60,7 @@ std::string RequestId() {
 }
 
 struct Shared {
-  service::Engine& engine;
+  Backend& backend;
   std::optional<Credentials> credentials;          // set: signatures are checked
   bool allow_unsigned = false;                     // no Authorization presence check
   std::unique_ptr<ConsoleLive> console = nullptr;  // null with --no-console
@@ -153,7 +153,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // Someone wants to hear of each request (--log-requests, metrics): one
   // relaxed load when nobody does.
   void StartObserving() {
-    observing_ = shared_.engine.request_observers().active();
+    observing_ = shared_.backend.request_observers().active();
     if (observing_) {
       started_ = std::chrono::steady_clock::now();
       info_ = RequestInfo{};
@@ -197,7 +197,7 @@ class Session : public std::enable_shared_from_this<Session> {
     api->require_authorization = !shared_.allow_unsigned;
     std::optional<HeaderSignatureCheck> check;
     if (shared_.credentials) api->signature = &check.emplace(request, *shared_.credentials);
-    Reply(HandleRequest(shared_.engine, *api, observing_ ? &info_ : nullptr), request.version);
+    Reply(HandleRequest(shared_.backend, *api, observing_ ? &info_ : nullptr), request.version);
   }
 
   // Answers a console request. Its answers carry no CORS allowance and are
@@ -215,7 +215,7 @@ class Session : public std::enable_shared_from_this<Session> {
         if (beast::iequals(name, "X-Pogi-Secret-Access-Key")) req.secret_access_key = value;
       }
     }
-    ApiResponse api = HandleConsole(shared_.engine, *shared_.console, req);
+    ApiResponse api = HandleConsole(*shared_.backend.local_engine(), *shared_.console, req);
     observing_ = false;
     no_cors_ = true;
     Reply(std::move(api), request.version);
@@ -237,7 +237,7 @@ class Session : public std::enable_shared_from_this<Session> {
     record.bytes_in = request.body.size();
     record.bytes_out = body_.size();
     record.request_body = request.content_encoding.empty() ? std::string_view(request.body) : inflated_;
-    shared_.engine.request_observers().Publish(record);
+    shared_.backend.request_observers().Publish(record);
   }
 
   // Writes the status line and headers by hand and sends them with the body
@@ -361,10 +361,12 @@ class Session : public std::enable_shared_from_this<Session> {
 // the first context and deals connections out in turn.
 class BeastServer final : public HttpServer {
  public:
-  BeastServer(service::Engine& engine, int threads, std::optional<Credentials> credentials,
-              bool allow_unsigned, bool console, ConnectionLimits limits)
-      : shared_{engine, std::move(credentials), allow_unsigned, nullptr, limits} {
-    if (console) shared_.console = std::make_unique<ConsoleLive>(engine);
+  BeastServer(Backend& backend, int threads, std::optional<Credentials> credentials, bool allow_unsigned,
+              bool console, ConnectionLimits limits)
+      : shared_{backend, std::move(credentials), allow_unsigned, nullptr, limits} {
+    // The console is the engine's: only beside an engine in this process.
+    if (console && backend.local_engine())
+      shared_.console = std::make_unique<ConsoleLive>(*backend.local_engine());
     for (int i = 0; i < threads; ++i) contexts_.push_back(std::make_unique<asio::io_context>(1));
     acceptor_.emplace(*contexts_[0]);
     accept_pause_.emplace(*contexts_[0]);
@@ -456,12 +458,11 @@ class BeastServer final : public HttpServer {
 
 }  // namespace
 
-Result<std::unique_ptr<HttpServer>> HttpServer::Bind(service::Engine& engine, const std::string& host,
-                                                     uint16_t port, int threads,
-                                                     std::optional<Credentials> credentials,
+Result<std::unique_ptr<HttpServer>> HttpServer::Bind(Backend& backend, const std::string& host, uint16_t port,
+                                                     int threads, std::optional<Credentials> credentials,
                                                      bool allow_unsigned, bool console,
                                                      ConnectionLimits limits) {
-  auto server = std::make_unique<BeastServer>(engine, threads < 1 ? 1 : threads, std::move(credentials),
+  auto server = std::make_unique<BeastServer>(backend, threads < 1 ? 1 : threads, std::move(credentials),
                                               allow_unsigned, console, limits);
   POGI_RETURN_IF_ERROR(server->Listen(host, port));
   return std::unique_ptr<HttpServer>(std::move(server));

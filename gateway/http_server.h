@@ -14,8 +14,8 @@
 
 #include "common/limits.h"
 #include "common/result.h"
+#include "gateway/backend.h"
 #include "gateway/sigv4.h"
-#include "service/engine/engine.h"
 
 namespace pogi::gateway {
 
@@ -30,10 +30,11 @@ class HttpServer {
   // Binds host:port (port 0 picks a free one). Does not serve until Run().
   // With `credentials`, every request must be SigV4-signed with them.
   // Otherwise the Authorization header's presence and form are still checked
-  // as DynamoDB does, unless `allow_unsigned`. With `console`, the web
-  // console answers under /_pogi/ (gateway/console.h).
-  static Result<std::unique_ptr<HttpServer>> Bind(service::Engine& engine, const std::string& host,
-                                                  uint16_t port, int threads,
+  // as DynamoDB does, unless `allow_unsigned`. With `console` and an engine
+  // in this process, the web console answers under /_pogi/
+  // (gateway/console.h). `backend` outlives the server.
+  static Result<std::unique_ptr<HttpServer>> Bind(Backend& backend, const std::string& host, uint16_t port,
+                                                  int threads,
                                                   std::optional<Credentials> credentials = std::nullopt,
                                                   bool allow_unsigned = false, bool console = true,
                                                   ConnectionLimits limits = {});

@@ -21,16 +21,16 @@ Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) 
   return std::unique_ptr<Message>(new Resp(std::move(r).value()));
 }
 
-#define POGI_OP(Name)                                                                               \
-  Operation {                                                                                       \
-#Name, &v1::Name##Request::default_instance(), &Invoke < v1::Name##Request, v1::Name##Response, \
-        &Engine::Name>                                                                              \
+#define POGI_OP(Name)                                                                       \
+  Operation {                                                                               \
+#Name, &v1::Name##Request::default_instance(), &v1::Name##Response::default_instance(), \
+        &Invoke < v1::Name##Request, v1::Name##Response, &Engine::Name>                     \
   }
 
-#define POGI_STREAMS_OP(Name)                                                                       \
-  Operation {                                                                                       \
-#Name, &v1::Name##Request::default_instance(), &Invoke < v1::Name##Request, v1::Name##Response, \
-        &Engine::Name>, Api::kStreams                                                               \
+#define POGI_STREAMS_OP(Name)                                                               \
+  Operation {                                                                               \
+#Name, &v1::Name##Request::default_instance(), &v1::Name##Response::default_instance(), \
+        &Invoke < v1::Name##Request, v1::Name##Response, &Engine::Name>, Api::kStreams      \
   }
 
 const std::array kOperations = {

@@ -23,6 +23,7 @@ enum class Api { kDynamoDB, kStreams };
 struct Operation {
   std::string_view name;  // "PutItem"
   const google::protobuf::Message* request_prototype;
+  const google::protobuf::Message* response_prototype;
   Result<std::unique_ptr<google::protobuf::Message>> (*invoke)(Engine& engine,
                                                                const google::protobuf::Message& request);
   Api api = Api::kDynamoDB;

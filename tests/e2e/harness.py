@@ -13,6 +13,14 @@ server per test process (tests/pg_server.py's shared(), or $POGI_TEST_PG's),
 one schema per data folder (a restart, or another Server on the same
 data_dir, finds the same data), and a fresh schema at each start in place of
 --in-memory. Tests about SQLite's file say so with @sqlite_only(reason).
+
+Door: with POGI_TEST_DOOR=gateway every Server is two processes: the engine
+(`pogi start`, its gRPC door on grpc_port) and `pogi gateway --engine` in
+front of it on `port`, so every HTTP request goes through the gateway and
+over gRPC. The HTTP door's flags (signatures, limits, threads, request log)
+go to both. Tests about what only the engine's own door has (the console,
+/_pogi/metrics, fault rules of the http door, the process's own log and
+exit) say so with @direct_only(reason).
 """
 
 import atexit
@@ -55,6 +63,15 @@ if STORAGE not in ("sqlite", "postgresql"):
     raise RuntimeError("POGI_TEST_STORAGE is %r: sqlite or postgresql" % STORAGE)
 POSTGRESQL = STORAGE == "postgresql"
 
+DOOR = os.environ.get("POGI_TEST_DOOR") or "direct"
+if DOOR not in ("direct", "gateway"):
+    raise RuntimeError("POGI_TEST_DOOR is %r: direct or gateway" % DOOR)
+GATEWAY = DOOR == "gateway"
+# `pogi start` flags that are the HTTP door's: with a value, and without.
+_DOOR_FLAGS = ("--access-key-id", "--secret-access-key", "--max-connections", "--idle-timeout", "--threads",
+               "--region")
+_DOOR_SWITCHES = ("--check-signatures", "--allow-unsigned", "--log-requests")
+
 _live = set()  # every Server still running, killed at exit if a test forgot
 
 
@@ -88,6 +105,24 @@ def run_pogi(*args, timeout=30, env=None, input=None):
     return subprocess.run([pogi_bin()] + [str(a) for a in args],
                           capture_output=True, text=True, timeout=timeout,
                           env=env, input=input, stdin=None if input is not None else subprocess.DEVNULL)
+
+
+def direct_only(reason):
+    """Skips a test (or a class of them) under POGI_TEST_DOOR=gateway: it is
+    about what only the engine's own HTTP door (or its process) has."""
+    return unittest.skipIf(GATEWAY, "the engine's own door only: " + reason)
+
+
+def door_args(args):
+    """The HTTP door's flags among `pogi start` arguments, for the gateway."""
+    out, args = [], [str(a) for a in args]
+    for i, a in enumerate(args):
+        name = a.split("=", 1)[0]
+        if name in _DOOR_SWITCHES or (name in _DOOR_FLAGS and "=" in a):
+            out.append(a)
+        elif name in _DOOR_FLAGS and i + 1 < len(args):
+            out += [a, args[i + 1]]
+    return out
 
 
 def sqlite_only(reason):
@@ -175,6 +210,7 @@ class Server:
         self.pg_schema = pg_schema
         self.env = dict(env or {})
         self.proc = None
+        self.gateway = None  # the `pogi gateway` process (POGI_TEST_DOOR=gateway)
         self.stdout_after_ready = b""
         self.stdout_rest = b""
         self.stderr_path = None
@@ -191,8 +227,10 @@ class Server:
             self.grpc_port = free_port()
             while self.grpc_port == self.port:
                 self.grpc_port = free_port()
+        # Under the gateway the engine's own HTTP door listens elsewhere.
+        engine_port = free_port() if GATEWAY else self.port
         args = [pogi_bin(), "start", "--host", LOCALHOST,
-                "--port", str(self.port), "--grpc-port", str(self.grpc_port)]
+                "--port", str(engine_port), "--grpc-port", str(self.grpc_port)]
         args += self._storage_args()
         if self.log_level:
             args += ["--log-level", self.log_level]
@@ -211,10 +249,46 @@ class Server:
         _live.add(self)
         try:
             self._wait_ready()
+            if GATEWAY:
+                self._start_gateway()
         except BaseException:
             self.kill()
             raise
         return self
+
+    def _start_gateway(self):
+        tmp = self._owns_tmp or tempfile.gettempdir()
+        fd, path = tempfile.mkstemp(prefix="pogi-gateway-", suffix=".log", dir=tmp)
+        self.gateway = subprocess.Popen(
+            [pogi_bin(), "gateway", "--engine", "%s:%d" % (LOCALHOST, self.grpc_port), "--host", LOCALHOST,
+             "--port", str(self.port)] + door_args(self.extra_args),
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=fd)
+        os.close(fd)
+        deadline = time.monotonic() + READY_TIMEOUT
+        line = b""
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            ready = left > 0 and select.select([self.gateway.stdout], [], [], min(left, 0.2))[0]
+            chunk = os.read(self.gateway.stdout.fileno(), 64) if ready else b""
+            if left <= 0 or (ready and not chunk):  # too late, or the gateway exited
+                with open(path, errors="replace") as f:
+                    raise StartError("pogi gateway did not print Ready.: %s" % f.read())
+            line += chunk
+        if line != b"Ready.\n":
+            raise StartError("pogi gateway's first stdout line is %r, not 'Ready.'" % line)
+
+    def _stop_gateway(self, sig):
+        if self.gateway is None:
+            return
+        if self.gateway.poll() is None:
+            self.gateway.send_signal(sig)
+        try:
+            self.gateway.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.gateway.kill()
+            self.gateway.wait(timeout=STOP_TIMEOUT)
+        self.gateway.stdout.close()
+        self.gateway = None
 
     def _storage_args(self):
         if self.storage is not None:
@@ -265,8 +339,14 @@ class Server:
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
 
+    @property
+    def http_pid(self):
+        """The process that holds the HTTP connections: the gateway's, if any."""
+        return (self.gateway or self.proc).pid
+
     def stop(self, sig=signal.SIGTERM, timeout=STOP_TIMEOUT):
         """Sends SIGTERM (or sig), waits, returns the exit code."""
+        self._stop_gateway(signal.SIGTERM)
         if self.proc is None:
             return self.returncode
         if self.proc.poll() is None:
@@ -281,6 +361,7 @@ class Server:
 
     def wait_exit(self, timeout=STOP_TIMEOUT):
         """Waits for an exit caused by something else (e.g. `pogi stop`)."""
+        self._stop_gateway(signal.SIGTERM)
         try:
             self.returncode = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -291,6 +372,7 @@ class Server:
 
     def kill(self):
         """kill -9, no questions asked."""
+        self._stop_gateway(signal.SIGKILL)
         if self.proc is not None:
             if self.proc.poll() is None:
                 self.proc.kill()

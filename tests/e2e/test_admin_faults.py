@@ -16,7 +16,7 @@ from botocore.config import Config
 
 import grpc_client
 from grpc_client import apb, pb
-from harness import ServerTestCase
+from harness import ServerTestCase, direct_only
 
 
 class Faults(ServerTestCase):
@@ -112,6 +112,7 @@ class Faults(ServerTestCase):
             self.ddb.update_item(TableName="f-a", Key={"pk": {"S": "k"}}, UpdateExpression="SET a = :a",
                                  ExpressionAttributeValues={":a": {"N": "1"}})
 
+    @direct_only("through pogi gateway a rule meets the request at the engine's gRPC door: a cut answers 503")
     def test_latency_and_disconnect(self):
         self.add("--operation", "GetItem", "--latency", "300ms", "--count", "1")
         t = time.monotonic()
@@ -162,6 +163,7 @@ class Faults(ServerTestCase):
         self.assertEqual(first, pattern())  # the same seed, the same sequence
         self.assertTrue(3 < sum(first) < 27, first)
 
+    @direct_only("through pogi gateway every request reaches the engine by its gRPC door")
     def test_matching(self):
         self.add("--operation", "PutItem,DeleteItem", "--table", "f-b", "--error", "ThrottlingException")
         self.put(table="f-a")

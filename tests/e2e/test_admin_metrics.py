@@ -13,9 +13,10 @@ import grpc
 
 import grpc_client
 from grpc_client import apb
-from harness import ServerTestCase, pogi_bin
+from harness import ServerTestCase, direct_only, pogi_bin
 
 
+@direct_only("metrics and /_pogi/metrics count the engine's own doors")
 class Metrics(ServerTestCase):
 
     @classmethod

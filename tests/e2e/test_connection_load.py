@@ -96,16 +96,16 @@ class ConnectionLoad(unittest.TestCase):
     def test_ten_thousand_bad_clients(self):
         self.latencies(50, "warm")
         idle = self.latencies(200, "idle")
-        rss_idle, _ = rss_mb(self.server.proc.pid)
+        rss_idle, _ = rss_mb(self.server.http_pid)
         started = time.monotonic()
         self.open_bad_clients()
         opened_in = time.monotonic() - started
 
         # pogi holds every one of them.
         deadline = time.monotonic() + 20
-        while open_files(self.server.proc.pid) < CONNECTIONS and time.monotonic() < deadline:
+        while open_files(self.server.http_pid) < CONNECTIONS and time.monotonic() < deadline:
             time.sleep(0.2)
-        held = open_files(self.server.proc.pid)
+        held = open_files(self.server.http_pid)
         self.assertGreaterEqual(held, CONNECTIONS)
 
         loaded = []
@@ -121,7 +121,7 @@ class ConnectionLoad(unittest.TestCase):
             line += 1
             while time.monotonic() - tick < 1:
                 loaded += self.latencies(10, "load%d" % len(loaded))
-        rss, hwm = rss_mb(self.server.proc.pid)
+        rss, hwm = rss_mb(self.server.http_pid)
         self.assertTrue(self.server.alive())
 
         p50_idle, p50 = statistics.median(idle), statistics.median(loaded)
@@ -144,9 +144,9 @@ class ConnectionLoad(unittest.TestCase):
         # Gone again once they close.
         self.close_all()
         deadline = time.monotonic() + 20
-        while open_files(self.server.proc.pid) > 200 and time.monotonic() < deadline:
+        while open_files(self.server.http_pid) > 200 and time.monotonic() < deadline:
             time.sleep(0.2)
-        self.assertLess(open_files(self.server.proc.pid), 200)
+        self.assertLess(open_files(self.server.http_pid), 200)
         self.latencies(10, "after")
 
 

@@ -6,7 +6,7 @@ credentials it needs with --check-signatures, and --no-console."""
 import json
 import unittest
 
-from harness import LOCALHOST, Server, ServerTestCase
+from harness import LOCALHOST, Server, ServerTestCase, direct_only
 
 
 def console(server, path, body=None, headers=None, method=None):
@@ -31,6 +31,7 @@ def error_type(body):
     return body["__type"].split("#")[-1]
 
 
+@direct_only("the console is served by the engine's own door")
 class ConsoleApiTest(ServerTestCase):
 
     def test_page_and_assets_are_served(self):
@@ -152,6 +153,7 @@ class ConsoleApiTest(ServerTestCase):
                       self.server.stderr_text())
 
 
+@direct_only("the console is served by the engine's own door")
 class ConsoleSignaturesTest(ServerTestCase):
     SERVER_ARGS = {"extra_args": ["--check-signatures", "--access-key-id", "AKCONSOLE",
                                   "--secret-access-key", "console-secret"]}
@@ -176,6 +178,7 @@ class ConsoleSignaturesTest(ServerTestCase):
         self.assertEqual(status, 200)
 
 
+@direct_only("the console is served by the engine's own door")
 class NoConsoleTest(unittest.TestCase):
 
     def test_no_console_answers_like_any_other_path(self):

@@ -10,7 +10,7 @@ import tempfile
 import time
 import unittest
 
-from harness import LOCALHOST, Server, StartError, free_port, run_pogi
+from harness import LOCALHOST, Server, StartError, direct_only, free_port, run_pogi
 
 TEXT_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (error|warn|info|debug) \S")
 
@@ -30,6 +30,7 @@ def wait_for(predicate, timeout=5.0):
     return predicate()
 
 
+@direct_only("the log of pogi start's own process and its HTTP door")
 class JsonLogTest(unittest.TestCase):
     def test_every_line_is_one_json_object_with_time_level_message(self):
         with Server(in_memory=True, extra_args=["--log-format", "json"]) as srv:
@@ -79,6 +80,7 @@ class JsonLogTest(unittest.TestCase):
             self.assertIn(what, lines[0])
 
 
+@direct_only("the log of pogi start's own process and its HTTP door")
 class TextLogTest(unittest.TestCase):
     def test_text_lines_carry_time_level_and_fields(self):
         with Server(in_memory=True) as srv:
@@ -112,6 +114,7 @@ class TextLogTest(unittest.TestCase):
         self.assertEqual(text.count("DynamoDB API on"), 2)
 
 
+@direct_only("the log of pogi start's own process and its HTTP door")
 class RequestLogTest(unittest.TestCase):
     FIELDS = ("door", "operation", "status", "latency_us", "request_id", "bytes_in", "bytes_out")
 

@@ -38,7 +38,8 @@ service::Engine& FuzzEngine() {
                                R"({"TableName":"t","AttributeDefinitions":[{"AttributeName":"pk",
       "AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk",
       "KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"})"};
-    (void)gateway::HandleRequest(*engine, create);
+    gateway::LocalBackend backend(*engine);
+    (void)gateway::HandleRequest(backend, create);
   }
   return *engine;
 }
@@ -78,7 +79,8 @@ bool OneRequest(gateway::HttpRequestReader& reader, std::string_view* rest, size
     gateway::HeaderSignatureCheck check(req, credentials, 1767225600);
     if (check_signatures) api->signature = &check;
     gateway::RequestInfo info;
-    response = gateway::HandleRequest(FuzzEngine(), *api, &info);
+    gateway::LocalBackend backend(FuzzEngine());
+    response = gateway::HandleRequest(backend, *api, &info);
   }
   if (!req.accept_encoding.empty()) {
     std::string compressed;

@@ -21,12 +21,13 @@ class HandleRequestTest : public ::testing::Test {
     auto r = service::Engine::Open(options, std::make_shared<service::SystemClock>());
     ASSERT_TRUE(r.ok()) << r.error().message();
     engine_ = std::move(r).value();
+    backend_ = std::make_unique<LocalBackend>(*engine_);
   }
 
   ApiResponse Call(std::string_view operation, std::string_view body,
                    std::string_view content_type = kJson10) {
     target_ = "DynamoDB_20120810." + std::string(operation);
-    return HandleRequest(*engine_, Signed({"POST", "/", target_, content_type, body}));
+    return HandleRequest(*backend_, Signed({"POST", "/", target_, content_type, body}));
   }
 
   // `request` with a well-formed (unverified) Authorization header, which
@@ -50,13 +51,14 @@ class HandleRequestTest : public ::testing::Test {
   }
 
   std::unique_ptr<service::Engine> engine_;
+  std::unique_ptr<LocalBackend> backend_;
   std::string target_;
 };
 
 TEST_F(HandleRequestTest, GetIsAHealthCheck) {
   ApiRequest get{"GET", "/", "", "", ""};
   get.host = "localhost:7644";
-  ApiResponse r = HandleRequest(*engine_, get);
+  ApiResponse r = HandleRequest(*backend_, get);
   EXPECT_EQ(r.status, 200);
   // DynamoDB names the host the client used.
   EXPECT_EQ(r.body, "healthy: localhost:7644 ");
@@ -123,14 +125,14 @@ TEST_F(HandleRequestTest, NotAnApiCallIs404) {
   }
   for (const char* method : {"PUT", "DELETE", "OPTIONS", "PATCH"}) {
     ApiResponse r =
-        HandleRequest(*engine_, Signed({method, "/", "DynamoDB_20120810.ListTables", kJson10, "{}"}));
+        HandleRequest(*backend_, Signed({method, "/", "DynamoDB_20120810.ListTables", kJson10, "{}"}));
     EXPECT_EQ(r.status, 404) << method;
     EXPECT_EQ(r.body, kBody) << method;
   }
-  ApiResponse r = HandleRequest(*engine_, {"GET", "/other", "", "", ""});
+  ApiResponse r = HandleRequest(*backend_, {"GET", "/other", "", "", ""});
   EXPECT_EQ(r.status, 404);
   // A POST without a body needs no content type: it is judged on its target.
-  r = HandleRequest(*engine_, Signed({"POST", "/", "", "", ""}));
+  r = HandleRequest(*backend_, Signed({"POST", "/", "", "", ""}));
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.body, kUnknownOperation);
   EXPECT_EQ(r.content_type, "application/json");
@@ -139,21 +141,21 @@ TEST_F(HandleRequestTest, NotAnApiCallIs404) {
 TEST_F(HandleRequestTest, AuthorizationIsRequired) {
   ApiRequest req{"POST", "/", "DynamoDB_20120810.ListTables", kJson10, "{}"};
   req.require_authorization = true;
-  ApiResponse r = HandleRequest(*engine_, req);
+  ApiResponse r = HandleRequest(*backend_, req);
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#MissingAuthenticationTokenException",)"
                     R"("message":"Request is missing Authentication Token"})");
   // Not JSON wins over the missing header, an unknown target over both.
   req.body = "hi";
-  EXPECT_EQ(HandleRequest(*engine_, req).body,
+  EXPECT_EQ(HandleRequest(*backend_, req).body,
             R"({"__type":"com.amazon.coral.service#SerializationException"})");
   req.body = "{}";
   req.amz_target = "DynamoDB_20120810.Nope";
-  EXPECT_EQ(HandleRequest(*engine_, req).body, kUnknownOperation);
+  EXPECT_EQ(HandleRequest(*backend_, req).body, kUnknownOperation);
   // Without the requirement (--allow-unsigned), no header is needed.
   req.amz_target = "DynamoDB_20120810.ListTables";
   req.require_authorization = false;
-  EXPECT_EQ(HandleRequest(*engine_, req).status, 200);
+  EXPECT_EQ(HandleRequest(*backend_, req).status, 200);
 }
 
 TEST_F(HandleRequestTest, UnknownTargetIsUnknownOperation) {
@@ -164,7 +166,7 @@ TEST_F(HandleRequestTest, UnknownTargetIsUnknownOperation) {
   }
   // The service prefix must be DynamoDB's.
   for (std::string_view target : {"DynamoDB_20111205.ListTables", "ListTables", "", "DynamoDB_20120810"}) {
-    ApiResponse r = HandleRequest(*engine_, Signed({"POST", "/", target, kJson10, "{}"}));
+    ApiResponse r = HandleRequest(*backend_, Signed({"POST", "/", target, kJson10, "{}"}));
     EXPECT_EQ(r.status, 400) << target;
     EXPECT_EQ(r.body, kUnknownOperation) << target;
   }

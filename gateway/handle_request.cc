@@ -151,6 +151,8 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
   }
   ApiResponse r;
   r.content_type = content_type;
+  // DynamoDB answers these two with an empty body (Content-Length 0), not {}.
+  if (op->name == "TagResource" || op->name == "UntagResource") return r;
   // JSON is about as long as the proto encoding; reserving avoids regrowth
   // for large pages.
   r.body.reserve((*result)->ByteSizeLong() * 5 / 4 + 64);

@@ -268,7 +268,13 @@ class Session : public std::enable_shared_from_this<Session> {
     head_.append("\r\nServer: pogi\r\nDate: ").append(HttpDateNow());
     if (!api.content_type.empty()) head_.append("\r\nContent-Type: ").append(api.content_type);
     if (!encoding.empty()) head_.append("\r\nContent-Encoding: ").append(encoding);
-    if (request.has_origin && !no_cors_) head_.append("\r\nAccess-Control-Allow-Origin: *");
+    if (request.has_origin && !no_cors_) {
+      // As AWS's JSON services: a browser may read the request id, the
+      // error's type and message, and the date.
+      head_.append(
+          "\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: "
+          "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date");
+    }
     no_cors_ = false;
     if (preflight_) {
       preflight_ = false;

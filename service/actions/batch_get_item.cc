@@ -59,13 +59,18 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
   for (const auto& [name, ka] : req.request_items()) names.push_back(&name);
   std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });
 
+  // No table at all: today's DynamoDB answers that the member is required
+  // (an older record listed a length constraint), after the enums.
+  if (names.empty()) {
+    Constraints enums;
+    CheckReturnOptions(enums, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+                       nullptr);
+    POGI_RETURN_IF_ERROR(enums.Finish());
+    return Error::Validation("The requestItems parameter is required for BatchGetItem");
+  }
+
   // Member constraints, reported together in member-name order.
   Constraints c;
-  if (names.empty()) {
-    c.Add(
-        "Value at 'RequestItems' failed to satisfy constraint: Member must have length greater than or equal "
-        "to 1");
-  }
   if (std::any_of(names.begin(), names.end(), [](auto* n) { return !ValidTableName(*n); })) {
     c.Add("Value '" + RenderRequestItems(names, req.request_items()) + "' at 'requestItems' " +
           kMapKeysConstraint);

@@ -1,13 +1,14 @@
-// ListTagsOfResource: a table's tags, ordered by key, ten to a page.
+// ListTagsOfResource: a table's tags, ordered by key, all in one answer.
 #include "service/engine/engine.h"
 #include "service/validate/control_plane.h"
 
 namespace pogi::service {
 namespace {
 
-// Tags per page: DynamoDB pages them (the AWS CLI follows NextToken), and
-// moto's record of it answers ten at a time.
-constexpr int kTagsPerPage = 10;
+// Tags per answer: today's DynamoDB returns all of a table's tags (at most
+// 50) at once, and clients that read only the first answer rely on it. (An
+// older record paged them ten at a time; a NextToken is still accepted.)
+constexpr int kTagsPerPage = kMaxTags;
 
 }  // namespace
 

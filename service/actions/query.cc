@@ -31,9 +31,14 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   Constraints c;
   CheckReadMembers(
       c, IfPresent(req.has_table_name(), req.table_name()), IfPresent(req.has_index_name(), req.index_name()),
-      IfPresent(req.has_select(), req.select()), req.has_limit() ? std::optional(req.limit()) : std::nullopt,
-      IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+      IfPresent(req.has_select(), req.select()),
+      /*limit=*/std::nullopt, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
       IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  // Today's DynamoDB words Query's Limit in its newer form: no value, the
+  // member capitalised (Scan keeps the older form of CheckReadMembers).
+  if (req.has_limit() && req.limit() < 1) {
+    c.Add("Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
+  }
   c.AttributeNames(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr, "attributesToGet");
   POGI_RETURN_IF_ERROR(c.Finish());
 
@@ -42,6 +47,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
   SetSubstitutions(params, req);
+  params.value_expressions = "FilterExpression and KeyConditionExpression";
   // KeyConditions conflicts only with KeyConditionExpression: DynamoDB lets
   // it go with ProjectionExpression or FilterExpression.
   if (!req.key_conditions().empty() && req.has_key_condition_expression()) {

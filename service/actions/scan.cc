@@ -63,6 +63,7 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
   SetSubstitutions(params, req);
+  params.value_expressions = "FilterExpression";
   if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
   if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));

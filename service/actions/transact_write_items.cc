@@ -204,6 +204,10 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
     params.update = m.update;
     params.names = m.names;
     params.values = m.values;
+    // As the single-item operations name them (a transaction's own words
+    // are not on record).
+    params.value_expressions =
+        kind == Kind::kUpdate ? "UpdateExpression and ConditionExpression" : "ConditionExpression";
     POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
     a.condition = std::move(parsed.condition);
     a.update = std::move(parsed.update);

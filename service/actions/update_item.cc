@@ -24,6 +24,7 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   params.update = IfPresent(req.has_update_expression(), req.update_expression());
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
   SetSubstitutions(params, req);
+  params.value_expressions = "UpdateExpression and ConditionExpression";
   if (!req.attribute_updates().empty()) params.legacy.push_back("AttributeUpdates");
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));

@@ -58,7 +58,13 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
   }
   if (p.values) {
     if (!p.condition && !p.update && !p.key_condition && !p.filter) {
-      return Error::Validation("ExpressionAttributeValues can only be specified when using expressions");
+      // DynamoDB names the operation's expressions that were null.
+      std::string m = "ExpressionAttributeValues can only be specified when using expressions";
+      if (!p.value_expressions.empty()) {
+        m.append(": ").append(p.value_expressions);
+        m.append(p.value_expressions.find(" and ") == std::string_view::npos ? " is null" : " are null");
+      }
+      return Error::Validation(m);
     }
     if (p.values->empty()) return Error::Validation("ExpressionAttributeValues must not be empty");
     for (const auto& [k, v] : *p.values) {

@@ -26,6 +26,12 @@ struct ExpressionParams {
   const expr::AttributeMap* values = nullptr;  // ExpressionAttributeValues
   // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
   std::vector<std::string_view> legacy;
+  // The operation's expressions that take values, as DynamoDB names them
+  // when ExpressionAttributeValues come without any: "ConditionExpression"
+  // (PutItem, DeleteItem), "UpdateExpression and ConditionExpression"
+  // (UpdateItem), "FilterExpression and KeyConditionExpression" (Query),
+  // "FilterExpression" (Scan).
+  std::string_view value_expressions;
 };
 
 struct ParsedExpressions {
@@ -64,6 +70,7 @@ Result<std::optional<expr::Condition>> ParseWriteCondition(const Request& req) {
   ExpressionParams params;
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
   SetSubstitutions(params, req);
+  params.value_expressions = "ConditionExpression";
   if (!req.expected().empty()) params.legacy.push_back("Expected");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
   return LegacyOrParsedCondition(parsed, req.expected(),

@@ -98,14 +98,18 @@ class Edge(ServerTestCase):
     # ---- CORS --------------------------------------------------------------
 
     def test_cors_on_answers_to_requests_with_origin(self):
+        exposed = "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date"
         status, headers, data = self.server.raw({}, target="ListTables", headers={"Origin": "http://x"})
         self.assertEqual(status, 200)
         self.assertEqual(headers["access-control-allow-origin"], "*")
+        self.assertEqual(headers["access-control-expose-headers"], exposed)
         status, headers, _ = self.server.raw({}, target="NoSuchOp", headers={"Origin": "http://x"})
         self.assertEqual(status, 400)
         self.assertEqual(headers["access-control-allow-origin"], "*")
+        self.assertEqual(headers["access-control-expose-headers"], exposed)
         _, headers, _ = self.server.raw({}, target="ListTables")
         self.assertNotIn("access-control-allow-origin", headers)
+        self.assertNotIn("access-control-expose-headers", headers)
 
     def test_preflight(self):
         status, headers, data = self.server.raw(b"", method="OPTIONS", content_type=None, auth=False,
@@ -117,6 +121,7 @@ class Edge(ServerTestCase):
         self.assertEqual(headers["access-control-allow-headers"], "a, b, c")
         self.assertEqual(headers["access-control-allow-methods"], "POST")
         self.assertEqual(headers["access-control-max-age"], "172800")
+        self.assertIn("access-control-expose-headers", headers)
         self.assertEqual(headers["content-length"], "0")
         status, headers, _ = self.server.raw(b"", method="OPTIONS", content_type=None, auth=False,
                                              headers={"Origin": "http://x"})

@@ -347,10 +347,20 @@ class ConditionErrors(ExprBase):
                         "valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}", {":t": S("X")})
 
     def test_values_without_expression(self):
-        self.assertError(self.ddb.put_item, "ValidationException",
-                         "ExpressionAttributeValues can only be specified when using expressions",
-                         TableName=self.table, Item={"pk": S(self.k)},
-                         ExpressionAttributeValues={":v": N(1)})
+        # DynamoDB names the operation's expressions that were null.
+        head = "ExpressionAttributeValues can only be specified when using expressions: "
+        eav = {":v": N(1)}
+        for fn, kw, null in (
+                (self.ddb.put_item, dict(Item={"pk": S(self.k)}), "ConditionExpression is null"),
+                (self.ddb.delete_item, dict(Key={"pk": S(self.k)}), "ConditionExpression is null"),
+                (self.ddb.update_item, dict(Key={"pk": S(self.k)}),
+                 "UpdateExpression and ConditionExpression are null"),
+                (self.ddb.scan, {}, "FilterExpression is null"),
+                (self.ddb.query, dict(KeyConditions={"pk": {"AttributeValueList": [S(self.k)],
+                                                            "ComparisonOperator": "EQ"}}),
+                 "FilterExpression and KeyConditionExpression are null")):
+            self.assertError(fn, "ValidationException", head + null, TableName=self.table,
+                             ExpressionAttributeValues=eav, **kw)
 
     def test_return_values_allowed_on_put_and_delete(self):
         for fn, kw in ((self.ddb.put_item, dict(Item={"pk": S(self.k)})),

@@ -674,7 +674,7 @@ class Errors(QueryBase):
         self.assertEqual(self.raw_error("Query", {
             "TableName": F_TABLE, "KeyConditionExpression": "pk = :p",
             "ExpressionAttributeValues": {":p": {"S": "f"}}, "Limit": 0}), (
-            VALIDATION, "1 validation error detected: Value '0' at 'limit' failed to satisfy "
+            VALIDATION, "1 validation error detected: Value at 'Limit' failed to satisfy "
                         "constraint: Member must have value greater than or equal to 1"))
 
     def test_select_rules(self):

@@ -191,8 +191,12 @@ TEST_F(BatchTest, WriteThenGetOverTables) {
 TEST_F(BatchTest, GetValidations) {
   v1::BatchGetItemRequest empty;
   EXPECT_EQ(ErrorOf(engine_->BatchGetItem(empty)),
-            "ValidationException: 1 validation error detected: Value at 'RequestItems' failed to satisfy "
-            "constraint: Member must have length greater than or equal to 1");
+            "ValidationException: The requestItems parameter is required for BatchGetItem");
+  empty.set_return_consumed_capacity("ALL");  // the enums first
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchGetItem(empty)),
+      "ValidationException: 1 validation error detected: Value 'ALL' at 'returnConsumedCapacity' failed to "
+      "satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
   v1::BatchGetItemRequest many;
   for (int i = 0; i < 101; ++i) AddKey(&many, "hash", ItemOf({{"pk", S("k" + std::to_string(i))}}));
   EXPECT_EQ(

@@ -212,6 +212,20 @@ class Load:
             return max(e - s for s, e, _, _ in self.events)
 
 
+def start_under_load(tc, storage, schema):
+    """pogi on `storage`, a table made, and the write load running for a
+    second with something acknowledged: (server, its pid, the load)."""
+    server = Server(storage=storage, pg_schema=schema)
+    tc.addCleanup(server.cleanup)
+    server.start()
+    make_table(client_of(server))
+    load = Load(server)
+    load.start()
+    time.sleep(1.0)
+    tc.assertIn("ok", load.outcomes(0), "nothing acknowledged before the failover")
+    return server, server.proc.pid, load
+
+
 def wait_serving(tc, server, limit, what):
     """Polls pogi with a put and a consistent get until both succeed; only
     500s allowed meanwhile. Returns the time of that success."""
@@ -302,15 +316,7 @@ class ManualFailover(unittest.TestCase):
             hosts = "%s,%s" % (primary.socket_dir, standby.socket_dir)
         conn = ("host=%s port=%d,%d dbname=postgres user=postgres target_session_attrs=read-write"
                 % (hosts, primary.port, standby.port))
-        server = Server(storage=conn, pg_schema="failover")
-        self.addCleanup(server.cleanup)
-        server.start()
-        pid = server.proc.pid
-        make_table(client_of(server))
-        load = Load(server)
-        load.start()
-        time.sleep(1.0)
-        self.assertIn("ok", load.outcomes(0), "nothing acknowledged before the failover")
+        server, pid, load = start_under_load(self, conn, "failover")
         self.assertGreaterEqual(pogi_sessions(primary), 1)
 
         primary.kill()  # pg_ctl stop -m immediate: a crash
@@ -363,13 +369,7 @@ class ManualFailover(unittest.TestCase):
         self.addCleanup(standby.cleanup, background=True)
         conn = ("host=%s,%s port=%d,%d dbname=postgres user=postgres target_session_attrs=read-write"
                 % (LOCALHOST, LOCALHOST, primary.port, standby.port))
-        server = Server(storage=conn, pg_schema="frozen")
-        self.addCleanup(server.cleanup)
-        server.start()
-        make_table(client_of(server))
-        load = Load(server)
-        load.start()
-        time.sleep(1.0)
+        server, _, load = start_under_load(self, conn, "frozen")
         with open(os.path.join(primary.data_dir, "postmaster.pid")) as f:
             postmaster = int(f.readline())
         frozen = [postmaster] + children_of(postmaster)
@@ -428,15 +428,8 @@ class AutoFailover(unittest.TestCase):
         # The formation's own URI, with the user pogi connects as.
         uri = formation.formation_uri()
         self.assertIn("target_session_attrs=read-write", uri)
-        server = Server(storage=uri.replace("postgres://", "postgres://postgres@", 1), pg_schema="failover")
-        self.addCleanup(server.cleanup)
-        server.start()
-        pid = server.proc.pid
-        make_table(client_of(server))
-        load = Load(server)
-        load.start()
-        time.sleep(1.0)
-        self.assertIn("ok", load.outcomes(0), "nothing acknowledged before the failover")
+        server, pid, load = start_under_load(self, uri.replace("postgres://", "postgres://postgres@", 1),
+                                             "failover")
 
         # When node2 accepts writes: promoted, and out of pg_auto_failover's
         # read-only fence (default_transaction_read_only while the monitor

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "common/sha256.h"
+#include "common/sigv4.h"
 #include "gateway/edge.h"
 #include "service/core/region.h"
 
@@ -16,22 +17,6 @@ namespace {
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Header values are trimmed and inner runs of spaces collapsed.
-std::string CanonicalValue(std::string_view v) {
-  std::string out;
-  bool space = false;
-  for (char c : v) {
-    if (c == ' ' || c == '\t') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out.push_back(' ');
-    space = false;
-    out.push_back(c);
-  }
   return out;
 }
 
@@ -84,11 +69,6 @@ std::optional<Error> CredentialScopeError(const std::vector<std::string>& scope,
 
 }  // namespace
 
-std::string Sha256Hex(std::string_view data) {
-  auto digest = Sha256(data);
-  return ToHex(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
-}
-
 Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64_t now_unix) {
   std::map<std::string, std::string> headers;  // lower-case name -> value
   for (const auto& [name, value] : req.headers) headers[Lower(name)] = std::string(value);
@@ -135,27 +115,24 @@ Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64
   if (std::optional<Error> e = SignatureDateError(date->second, now_unix)) return *e;
   if (std::optional<Error> e = CredentialScopeError(parts, date->second)) return *e;
 
-  std::string canonical =
-      std::string(req.method) + "\n" + std::string(req.path.empty() ? "/" : req.path) + "\n\n";
+  std::string canonical_headers;
   const std::string& signed_headers = fields["SignedHeaders"];
   for (size_t p = 0; p <= signed_headers.size();) {
     size_t q = signed_headers.find(';', p);
     std::string name = signed_headers.substr(p, q == std::string::npos ? std::string::npos : q - p);
     auto it = headers.find(name);
-    canonical += name + ":" + (it == headers.end() ? std::string() : CanonicalValue(it->second)) + "\n";
+    canonical_headers +=
+        name + ":" + (it == headers.end() ? std::string() : sigv4::CanonicalHeaderValue(it->second)) + "\n";
     if (q == std::string::npos) break;
     p = q + 1;
   }
   auto payload_hash = headers.find("x-amz-content-sha256");
-  canonical += "\n" + signed_headers + "\n" +
-               (payload_hash != headers.end() ? payload_hash->second : Sha256Hex(req.body));
-  std::string to_sign = "AWS4-HMAC-SHA256\n" + date->second + "\n" + scope + "\n" + Sha256Hex(canonical);
-  std::string key = HmacSha256("AWS4" + creds.secret_access_key, parts[0]);
-  key = HmacSha256(key, parts[1]);
-  key = HmacSha256(key, parts[2]);
-  key = HmacSha256(key, "aws4_request");
-  std::string raw = HmacSha256(key, to_sign);
-  std::string expected = ToHex(raw);
+  std::string canonical = sigv4::CanonicalRequest(
+      req.method, req.path, "", canonical_headers, signed_headers,
+      payload_hash != headers.end() ? payload_hash->second : sigv4::Sha256Hex(req.body));
+  std::string to_sign = sigv4::StringToSign(date->second, scope, canonical);
+  std::string expected =
+      sigv4::Signature(sigv4::SigningKey(creds.secret_access_key, parts[0], parts[1], parts[2]), to_sign);
   // Constant-time: no timing oracle on how much of a guess was right.
   if (!SecretEquals(fields["Signature"], expected)) {
     return Error(

@@ -34,7 +34,4 @@ struct SignedRequest {
 // epoch) is refused as expired or not yet current.
 Status VerifySignature(const SignedRequest& request, const Credentials& credentials, int64_t now_unix);
 
-// Lower-case hex SHA-256 of `data`.
-std::string Sha256Hex(std::string_view data);
-
 }  // namespace pogi::gateway

@@ -16,6 +16,7 @@ import sys
 # uses directly; what those use is their own business.
 ROOMS = {
     "common": [],
+    "outbound": ["common"],
     "storage": ["common"],
     "service/value": ["common"],
     "service/expr": ["service/value", "common"],

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""A throwaway S3-compatible server for the tests: npm's s3rver.
+
+s3rver (a Node.js implementation of S3's REST API, keeping objects in a
+folder) is installed from the npm registry once per build folder, into
+BUILD/npm-s3rver, and started on a free port of 127.0.0.1 with a fresh data
+folder. It accepts the access key S3RVER (secret S3RVER) and answers any
+other key InvalidAccessKeyId; it parses SigV4 but does not check it (pogi's
+signer is checked against pogi's own verifier in the unit tests).
+
+    s3 = S3Server().start()
+    s3.endpoint            # 'http://127.0.0.1:N'
+    s3.create_bucket("b")  # through the AWS CLI, as a user would
+    s3.aws("s3", "ls", "s3://b/")   # the AWS CLI pointed at it; CompletedProcess
+    s3.stop(); s3.start()  # the same data folder again
+    s3.cleanup()
+
+    python3 tests/s3_server.py run [--npm-dir DIR] -- COMMAND ARGS...
+
+starts one server, runs COMMAND with POGI_TEST_S3_ENDPOINT set, stops the
+server and exits with COMMAND's code (CTest's unit_s3.outbound).
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+S3RVER_VERSION = "3.7.1"
+ACCESS_KEY = "S3RVER"
+SECRET_KEY = "S3RVER"
+
+
+def default_npm_dir():
+    """BUILD/npm-s3rver, BUILD being the folder of $POGI_BIN (or ./build)."""
+    if os.environ.get("POGI_NPM_DIR"):
+        return os.environ["POGI_NPM_DIR"]
+    binary = os.environ.get("POGI_BIN")
+    base = os.path.dirname(os.path.abspath(binary)) if binary else os.path.abspath("build")
+    return os.path.join(base, "npm-s3rver")
+
+
+def problem():
+    """Why no s3rver can run here, or None."""
+    if not shutil.which("node") or not shutil.which("npm"):
+        return "node and npm are not installed (./dev test installs them)"
+    return None
+
+
+def install(npm_dir):
+    """s3rver's bin script, installed into npm_dir from the registry when missing."""
+    script = os.path.join(npm_dir, "node_modules", "s3rver", "bin", "s3rver.js")
+    if not os.path.exists(script):
+        os.makedirs(npm_dir, exist_ok=True)
+        cp = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save", "s3rver@" + S3RVER_VERSION],
+                            cwd=npm_dir, capture_output=True, text=True, timeout=600)
+        if cp.returncode != 0:
+            raise RuntimeError("npm install s3rver failed: " + cp.stderr[-2000:])
+    return script
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class S3Server:
+    def __init__(self, npm_dir=None):
+        self.script = install(npm_dir or default_npm_dir())
+        self.folder = tempfile.mkdtemp(prefix="pogi-s3rver-")
+        self.port = free_port()
+        self.proc = None
+
+    @property
+    def endpoint(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout=30):
+        self.proc = subprocess.Popen(["node", self.script, "-d", self.folder, "-a", "127.0.0.1",
+                                      "-p", str(self.port), "--silent", "--no-vhost-buckets"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("s3rver exited: " + self.proc.stderr.read().decode(errors="replace"))
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("s3rver did not listen within %d s" % timeout)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.proc = None
+
+    def cleanup(self):
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def env(self):
+        """The AWS CLI's environment for this server."""
+        env = dict(os.environ, AWS_ACCESS_KEY_ID=ACCESS_KEY, AWS_SECRET_ACCESS_KEY=SECRET_KEY,
+                   AWS_DEFAULT_REGION="us-east-1", AWS_REGION="us-east-1")
+        for k in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_PROFILE"):
+            env.pop(k, None)
+        return env
+
+    def aws(self, *args, check=True):
+        """The AWS CLI (`aws --endpoint-url ENDPOINT ARGS...`); its CompletedProcess."""
+        cp = subprocess.run(["aws", "--endpoint-url", self.endpoint, *args], capture_output=True, text=True,
+                            env=self.env(), timeout=120)
+        if check and cp.returncode != 0:
+            raise AssertionError(f"aws {' '.join(args)} failed: {cp.stderr}")
+        return cp
+
+    def create_bucket(self, name):
+        self.aws("s3", "mb", f"s3://{name}")
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] != "run" or "--" not in argv:
+        print(__doc__)
+        return 2
+    sep = argv.index("--")
+    opts = argv[2:sep]
+    npm_dir = opts[opts.index("--npm-dir") + 1] if "--npm-dir" in opts else None
+    if problem():
+        print("s3_server.py: " + problem() + "; running without POGI_TEST_S3_ENDPOINT", file=sys.stderr)
+        return subprocess.call(argv[sep + 1:])
+    with S3Server(npm_dir) as s3:
+        env = dict(os.environ, POGI_TEST_S3_ENDPOINT=s3.endpoint)
+        return subprocess.call(argv[sep + 1:], env=env)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -28,7 +28,9 @@ constexpr LocalFlag kLocalFlags[] = {
     {"-dbPath", true, "the folder the database lives in (--data-dir)"},
     {"-sharedDb", false, "one database for every client: always so in pogi"},
     {"-cors", true, "allowed origins: pogi allows every origin ('*', DynamoDB Local's default)"},
-    {"-delayTransientStatuses", false, "accepted; pogi's tables are ACTIVE as soon as each call answers"},
+    {"-delayTransientStatuses", false,
+     "an index added by UpdateTable stays CREATING for 30 s, a deleted one DELETING for 15 s "
+     "(--delay-transient-statuses)"},
     {"-optimizeDbBeforeStartup", false, "accepted; pogi's database needs no optimizing"},
     {"-disableTelemetry", false, "accepted; pogi sends no telemetry"},
     {"-help", false, "this help"},
@@ -108,6 +110,7 @@ int StartAsDynamoDbLocal(const std::vector<std::string>& args) {
   }
   if (!port_given) start.insert(start.begin(), {"--port", port});
   if (in_memory) start.push_back("--in-memory");
+  if (delay) start.push_back("--delay-transient-statuses");
   if (db_path != "null") start.insert(start.end(), {"--data-dir", db_path});
   // DynamoDB Local's start-up lines, which scripts and wait strategies look
   // for, then pogi's own log and "Ready." once it serves.
@@ -124,11 +127,6 @@ int StartAsDynamoDbLocal(const std::vector<std::string>& args) {
       delay ? "true" : "false", cors.c_str());
   std::fflush(stdout);
   // Said once on stderr, not silently dropped (docs/admin.md).
-  if (delay) {
-    std::fprintf(stderr,
-                 "pogi: -delayTransientStatuses accepted, but tables and indexes are ACTIVE as soon as "
-                 "each call answers\n");
-  }
   if (cors != "null" && cors != "*") {
     std::fprintf(stderr, "pogi: -cors %s accepted, but pogi allows every origin\n", cors.c_str());
   }

@@ -19,6 +19,7 @@ const std::map<std::string, const char*> kHelp = {
      "                  [--region R] [--item-collection-limit BYTES]\n"
      "                  [--clock TIME [--clock-frozen]] [--ttl-interval D]\n"
      "                  [--stream-shard-hours H] [--max-connections N] [--idle-timeout D]\n"
+     "                  [--transient-delay D | --delay-transient-statuses]\n"
      "\n"
      "Serves DynamoDB's JSON API over HTTP and the pogi gRPC services, and prints\n"
      "\"Ready.\" on stdout once both listen and storage is open.\n"
@@ -67,6 +68,12 @@ const std::map<std::string, const char*> kHelp = {
      "                  open-files limit is lower); one more is answered 503\n"
      "  --idle-timeout D  longest wait for a whole request or for a client to take\n"
      "                  its answer, before the connection is closed (default 60s)\n"
+     "  --transient-delay D  tables and indexes stay CREATING, UPDATING or DELETING\n"
+     "                  for D of pogi's clock (`pogi clock advance` ends them), as\n"
+     "                  DynamoDB's do (default 0: ACTIVE as soon as each call answers)\n"
+     "  --delay-transient-statuses  as DynamoDB Local's -delayTransientStatuses: an\n"
+     "                  index added by UpdateTable is CREATING for 15 s, then\n"
+     "                  backfilling for 15 s; a deleted one DELETING for 15 s\n"
      "\n"
      "SIGINT or SIGTERM (or `pogi stop`) stops it cleanly.\n"},
     {"gateway",

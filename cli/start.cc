@@ -22,12 +22,28 @@ namespace pogi::cli {
 int Start(const std::vector<std::string>& args) {
   const sigset_t stop_signals = BlockStopSignals();  // before any thread exists
 
-  Flags flags(
-      {"host", "port", "grpc-port", "data-dir", "log-level", "log-format", "log-file",
-       "item-collection-limit", "access-key-id", "secret-access-key", "threads", "clock", "ttl-interval",
-       "stream-shard-hours", "max-connections", "idle-timeout", "region", "storage", "pg-schema"},
-      {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
-       "no-console"});
+  Flags flags({"host",
+               "port",
+               "grpc-port",
+               "data-dir",
+               "log-level",
+               "log-format",
+               "log-file",
+               "transient-delay",
+               "item-collection-limit",
+               "access-key-id",
+               "secret-access-key",
+               "threads",
+               "clock",
+               "ttl-interval",
+               "stream-shard-hours",
+               "max-connections",
+               "idle-timeout",
+               "region",
+               "storage",
+               "pg-schema"},
+              {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
+               "no-console", "delay-transient-statuses"});
   std::string error;
   if (!flags.Parse(args, &error)) return Refuse(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Refuse("unexpected argument '" + flags.positional()[0] + "'");
@@ -81,6 +97,18 @@ int Start(const std::vector<std::string>& args) {
     shard_hours = std::strtod(v->c_str(), &end);
     if (v->empty() || *end != '\0' || !(shard_hours > 0)) return Refuse("invalid --stream-shard-hours " + *v);
   }
+  // How long tables and indexes stay CREATING, UPDATING or DELETING
+  // (service/core/transitions.h): by default not at all.
+  service::TransientDelays delays;
+  if (auto v = flags.Get("transient-delay")) {
+    if (flags.Has("delay-transient-statuses"))
+      return Refuse("--transient-delay and --delay-transient-statuses exclude each other");
+    auto d = service::ParseDuration(*v);
+    if (!d || *d < 0) return Refuse("invalid --transient-delay " + *v + " (for example 5s or 0)");
+    delays = service::TransientDelays::Uniform(*d);
+  } else if (flags.Has("delay-transient-statuses")) {
+    delays = service::TransientDelays::DynamoDbLocal();
+  }
   int64_t collection_limit = service::kMaxItemCollectionBytes;
   if (auto v = flags.Get("item-collection-limit")) {
     char* end = nullptr;
@@ -106,6 +134,7 @@ int Start(const std::vector<std::string>& args) {
   auto engine = service::Engine::Open(options, clock, collection_limit, clock_set);
   if (!engine.ok()) return Refuse(engine.error().message());
   (*engine)->set_stream_shard_seconds(shard_hours * 3600);
+  (*engine)->set_transient_delays(delays);
 
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
   gateway::LocalBackend backend(**engine);

@@ -308,12 +308,23 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
   }
   double now = clock_->Now();
   POGI_ASSIGN_OR_RETURN(v1::TableDescription d, NewTableDescription(req, now));
+  if (delays_.table_creating > 0) {
+    // CREATING, its indexes too, until the clock passes the delay
+    // (core/transitions.h); its items are refused meanwhile.
+    BeginTransition(d, kTableCreating, "", now + delays_.table_creating);
+    ApplyTransitionStatuses(d);
+  }
   v1::TableSettings settings;
   POGI_RETURN_IF_ERROR(TagsForNewTable(req, now, &settings));
   std::shared_ptr<const Table> table;
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
     // Checked under the write lock, so two concurrent creates cannot both win.
-    if (catalog_.Find(req.table_name())) {
+    if (auto existing = catalog_.Find(req.table_name())) {
+      // While the first is still being created DynamoDB says so; in every
+      // other state (DELETING too) that it exists.
+      if (HasPhase(existing->description, kTableCreating)) {
+        return CheckTableChangeable(existing->description, /*updating_too=*/false);
+      }
       return Error::ResourceInUse("Table already exists: " + req.table_name());
     }
     POGI_ASSIGN_OR_RETURN(table, CreateTableInTxn(txn, d, settings));
@@ -321,9 +332,7 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
       POGI_RETURN_IF_ERROR(
           ApplyStreamSpecification(streams_, txn, table->id, req.stream_specification(), &d));
       POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
-      std::map<std::string, int64_t> index_ids;
-      for (const Index& index : table->indexes) index_ids[index.name] = index.id;
-      table = catalog_.Make(table->id, d, index_ids);  // keeps the settings of the entry just made
+      table = catalog_.Make(table->id, d, table->IndexIds());  // keeps the settings of the entry just made
       catalog_.Put(table);
     }
     return Status::Ok();
@@ -332,8 +341,8 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
   POGI_RETURN_IF_ERROR(s);
   v1::CreateTableResponse resp;
   *resp.mutable_table_description() = d;
-  // DynamoDB answers CREATING; the table is usable at once here, and every
-  // later DescribeTable says ACTIVE.
+  // DynamoDB answers CREATING; without a table_creating delay the table
+  // is usable at once here, and every later DescribeTable says ACTIVE.
   resp.mutable_table_description()->set_table_status("CREATING");
   resp.mutable_table_description()->set_item_count(0);
   resp.mutable_table_description()->set_table_size_bytes(0);

@@ -1,6 +1,8 @@
 // DeleteTable: remove a table and all its items; answers DynamoDB's short
 // description of the table being deleted. A table with point-in-time
 // recovery on leaves a SYSTEM backup that keeps its items and its history.
+// With a table_deleting delay (core/transitions.h) the table stays DELETING
+// for it, then goes.
 #include "service/backup/backup_description.h"
 #include "service/engine/engine.h"
 #include "service/validate/constraints.h"
@@ -22,6 +24,12 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
       return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() +
                                      " not found");
     }
+    // A table being created or deleted, then one with an index in
+    // transition (even while the table is ACTIVE), then one being updated:
+    // DynamoDB's ResourceInUseException for each.
+    POGI_RETURN_IF_ERROR(CheckTableChangeable(table->description, /*updating_too=*/false));
+    POGI_RETURN_IF_ERROR(CheckNoIndexInTransition(table->description));
+    POGI_RETURN_IF_ERROR(CheckTableChangeable(table->description, /*updating_too=*/true));
     if (table->description.deletion_protection_enabled()) {
       return Error::Validation(
           "Resource cannot be deleted as it is currently protected against "
@@ -45,28 +53,42 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
       d->set_item_count(rec->item_count);
       d->set_table_size_bytes(rec->size_bytes);
     }
-    if (table->settings.pitr().enabled()) {
-      // DynamoDB keeps a SYSTEM backup of the table as it was just before
-      // the deletion, for 35 days. pogi's also keeps the table's history, so
-      // RestoreTableToPointInTime by SourceTableArn still reaches any
-      // instant of the recovery window as it stood at the deletion.
-      int64_t id = 0;
-      POGI_RETURN_IF_ERROR(TakeBackup(txn, *table, SystemBackupName(full.table_name()), "SYSTEM", now,
-                                      &table->settings.pitr(), &id));
-      // The window stops moving at the deletion: what it no longer reaches
-      // is dropped now, once.
-      POGI_RETURN_IF_ERROR(
-          txn.PruneHistory(table->id, ToMicros(EarliestRestorable(table->settings.pitr(), now))));
-      POGI_RETURN_IF_ERROR(txn.MoveHistoryToBackup(table->id, id));
+    if (delays_.table_deleting > 0) {
+      // DELETING until the clock passes the delay: listed and described,
+      // refusing its items; Engine::SettleTransitions drops it then.
+      v1::TableDescription deleting = full;
+      BeginTransition(deleting, kTableDeleting, "", now + delays_.table_deleting);
+      ApplyTransitionStatuses(deleting);
+      POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, deleting.SerializeAsString()));
+      catalog_.Put(catalog_.Make(table->id, std::move(deleting), table->IndexIds()));
+      return Status::Ok();
     }
-    // The stream outlives its table for its retention, disabled.
-    if (table->stream_id != 0) POGI_RETURN_IF_ERROR(streams_.Disable(txn, table->stream_id));
-    POGI_RETURN_IF_ERROR(txn.DropTable(table->id));
-    catalog_.Remove(name);
-    return Status::Ok();
+    return DropTableInTxn(txn, *table, now);
   });
   POGI_RETURN_IF_ERROR(s);
   return resp;
+}
+
+Status Engine::DropTableInTxn(storage::WriteTxn& txn, const Table& table, double now) {
+  if (table.settings.pitr().enabled()) {
+    // DynamoDB keeps a SYSTEM backup of the table as it was just before
+    // the deletion, for 35 days. pogi's also keeps the table's history, so
+    // RestoreTableToPointInTime by SourceTableArn still reaches any
+    // instant of the recovery window as it stood at the deletion.
+    int64_t id = 0;
+    POGI_RETURN_IF_ERROR(TakeBackup(txn, table, SystemBackupName(table.description.table_name()), "SYSTEM",
+                                    now, &table.settings.pitr(), &id));
+    // The window stops moving at the deletion: what it no longer reaches
+    // is dropped now, once.
+    POGI_RETURN_IF_ERROR(
+        txn.PruneHistory(table.id, ToMicros(EarliestRestorable(table.settings.pitr(), now))));
+    POGI_RETURN_IF_ERROR(txn.MoveHistoryToBackup(table.id, id));
+  }
+  // The stream outlives its table for its retention, disabled.
+  if (table.stream_id != 0) POGI_RETURN_IF_ERROR(streams_.Disable(txn, table.stream_id));
+  POGI_RETURN_IF_ERROR(txn.DropTable(table.id));
+  catalog_.Remove(table.description.table_name());
+  return Status::Ok();
 }
 
 }  // namespace pogi::service

@@ -90,6 +90,73 @@ Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) 
   return Status::Ok();
 }
 
+constexpr std::string_view kInUse = "Attempt to change a resource which is still in use: ";
+
+// What DynamoDB refuses while the table or one of its indexes is in a
+// transient state (core/transitions.h), with its messages, in its order:
+// the table being created or deleted; an action on an index in transition;
+// a second online index change; the table's capacity while an index is
+// being deleted; anything but deletion protection while the table is
+// UPDATING.
+Status CheckAdmitted(const v1::UpdateTableRequest& req, const v1::TableDescription& d) {
+  POGI_RETURN_IF_ERROR(CheckTableChangeable(d, /*updating_too=*/false));
+  if (d.pogi_transitions().empty()) return Status::Ok();
+  const std::string& table = d.table_name();
+  std::string deleting_backfill;  // an index whose Delete ends its backfill
+  for (const auto& u : req.global_secondary_index_updates()) {
+    if (u.has_create()) continue;
+    const std::string& name = u.has_delete_() ? u.delete_().index_name() : u.update().index_name();
+    const v1::PogiTransition* phase = CurrentPhase(d, name);
+    if (!phase) continue;
+    const std::string where = " Table: " + table + " Index: " + name;
+    if (phase->phase() == kIndexDeleting) {
+      return Error::ResourceInUse(std::string(kInUse) + "Index is being deleted." + where);
+    }
+    if (u.has_delete_() && phase->phase() == kIndexCreating) {
+      return Error::ResourceInUse(std::string(kInUse) +
+                                  "Index creation is in resource allocation phase. Retry deletion during "
+                                  "backfilling phase or when the index is active." +
+                                  where);
+    }
+    if (u.has_delete_() && phase->phase() == kIndexBackfilling) {
+      deleting_backfill = name;  // DynamoDB accepts it
+      continue;
+    }
+    if (phase->phase() == kIndexUpdating) {
+      return Error::ResourceInUse(std::string(kInUse) + "Index is being updated." + where);
+    }
+    return Error::ResourceInUse(std::string(kInUse) + "Index is being created." + where);
+  }
+  bool online_change = false;
+  for (const auto& u : req.global_secondary_index_updates())
+    online_change |= u.has_create() || u.has_delete_();
+  std::vector<std::string> being_deleted;
+  for (const auto& t : d.pogi_transitions()) {
+    bool online =
+        t.phase() == kIndexCreating || t.phase() == kIndexBackfilling || t.phase() == kIndexDeleting;
+    if (online_change && online && t.subject() != deleting_backfill) {
+      return Error::LimitExceeded(
+          "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+          "simultaneously per table");
+    }
+    if (t.phase() == kIndexDeleting) being_deleted.push_back(t.subject());
+  }
+  if (!being_deleted.empty() && (req.has_billing_mode() || req.has_provisioned_throughput())) {
+    std::string list;
+    for (const auto& n : being_deleted) list += (list.empty() ? "" : ", ") + n;
+    return Error::ResourceInUse(std::string(kInUse) +
+                                "Can't change table IOPS when an index is being deleted. Table: " + table +
+                                " Indexes: [" + list + "]");
+  }
+  bool only_protection = req.has_deletion_protection_enabled() && !req.has_billing_mode() &&
+                         !req.has_provisioned_throughput() &&
+                         req.global_secondary_index_updates_size() == 0 && !req.has_stream_specification() &&
+                         !req.has_sse_specification() && !req.has_table_class() &&
+                         !req.has_on_demand_throughput() && !req.has_warm_throughput();
+  if (!only_protection && deleting_backfill.empty()) return CheckTableChangeable(d, /*updating_too=*/true);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest& req) {
@@ -141,13 +208,15 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         "simultaneously per table");
   }
 
-  POGI_ASSIGN_OR_RETURN(auto seen, FindTable(req.table_name()));
+  POGI_ASSIGN_OR_RETURN(auto seen, FindTableInAnyState(req.table_name()));
   v1::UpdateTableResponse resp;
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
+    resp.Clear();  // a write run again starts from nothing
     POGI_ASSIGN_OR_RETURN(auto table, CurrentTable(catalog_, *seen));
+    POGI_RETURN_IF_ERROR(CheckAdmitted(req, table->description));
+    const double now = clock_->Now();
     v1::TableDescription d = table->description;
-    std::map<std::string, int64_t> index_ids;
-    for (const auto& i : table->indexes) index_ids[i.name] = i.id;
+    std::map<std::string, int64_t> index_ids = table->IndexIds();
     bool on_demand = req.has_billing_mode() ? req.billing_mode() == "PAY_PER_REQUEST"
                                             : d.billing_mode_summary().billing_mode() == "PAY_PER_REQUEST";
     if (req.has_billing_mode()) {
@@ -221,7 +290,7 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
       return Status::Ok();
     };
 
-    std::vector<std::string> created, deleted;
+    std::vector<std::string> created, deleted, updated_throughput;
     for (const auto& u : req.global_secondary_index_updates()) {
       if (u.has_create()) {
         const auto& g = u.create();
@@ -265,6 +334,19 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
           return Error::ResourceNotFound("Requested resource not found: Index: " + name + " not found");
         }
         POGI_RETURN_IF_ERROR(txn.DropIndex(index->id));
+        index_ids.erase(name);
+        deleted.push_back(name);
+        if (delays_.index_deleting > 0) {
+          // Its entry stays, DELETING, until the delay has passed (its
+          // entries are gone now: nothing reads or maintains it); a
+          // backfill under way ends here.
+          auto* pending = d.mutable_pogi_transitions();
+          for (int i = pending->size() - 1; i >= 0; --i) {
+            if ((*pending)[i].subject() == name) pending->DeleteSubrange(i, 1);
+          }
+          BeginTransition(d, kIndexDeleting, name, now + delays_.index_deleting);
+          continue;
+        }
         auto* gsis = d.mutable_global_secondary_indexes();
         for (int i = 0; i < gsis->size(); ++i) {
           if ((*gsis)[i].index_name() == name) {
@@ -273,14 +355,13 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
             break;
           }
         }
-        index_ids.erase(name);
-        deleted.push_back(name);
       } else {
         const auto& up = u.update();
         bool found = false;
         for (auto& g : *d.mutable_global_secondary_indexes()) {
           if (g.index_name() != up.index_name()) continue;
           found = true;
+          updated_throughput.push_back(g.index_name());
           if (up.has_provisioned_throughput()) {
             g.mutable_provisioned_throughput()->set_read_capacity_units(
                 up.provisioned_throughput().read_capacity_units());
@@ -294,32 +375,51 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         }
       }
     }
-    // Definitions no key schema uses any more go, as DynamoDB drops them.
-    std::set<std::string> used;
-    for (const auto& k : d.key_schema()) used.insert(k.attribute_name());
-    for (const auto& g : d.global_secondary_indexes()) {
-      for (const auto& k : g.key_schema()) used.insert(k.attribute_name());
+    // Definitions no key schema uses any more go, as DynamoDB drops them
+    // (those of an index being deleted when its DELETING ends).
+    PruneAttributeDefinitions(d);
+
+    // The transient states this change begins, when they last at all
+    // (core/transitions.h).
+    for (const auto& name : created) {
+      double at = now;
+      if (delays_.index_creating > 0) BeginTransition(d, kIndexCreating, name, at += delays_.index_creating);
+      if (delays_.index_backfilling > 0)
+        BeginTransition(d, kIndexBackfilling, name, at += delays_.index_backfilling);
     }
-    for (const auto& l : d.local_secondary_indexes()) {
-      for (const auto& k : l.key_schema()) used.insert(k.attribute_name());
+    if (delays_.index_updating > 0) {
+      for (const auto& name : updated_throughput)
+        BeginTransition(d, kIndexUpdating, name, now + delays_.index_updating);
     }
-    auto* defs = d.mutable_attribute_definitions();
-    for (int i = defs->size() - 1; i >= 0; --i) {
-      if (!used.count((*defs)[i].attribute_name())) defs->DeleteSubrange(i, 1);
+    const bool table_change = req.has_billing_mode() || req.has_provisioned_throughput() ||
+                              req.has_stream_specification() || req.has_table_class() ||
+                              req.has_sse_specification();
+    if (table_change && delays_.table_updating > 0) {
+      BeginTransition(d, kTableUpdating, "", now + delays_.table_updating);
     }
+    const bool transient = !d.pogi_transitions().empty();
+    if (transient) ApplyTransitionStatuses(d);
+
     auto updated = catalog_.Make(table->id, d, index_ids);
     for (const auto& name : created) POGI_RETURN_IF_ERROR(Backfill(txn, *updated, *updated->FindIndex(name)));
     POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
     catalog_.Put(updated);  // inside the write: later writes maintain the new index
 
-    // The answer shows the change in progress, as DynamoDB's does.
+    if (transient) {
+      // The answer is the stored state: the transitions under way show it.
+      *resp.mutable_table_description() = d;
+      resp.mutable_table_description()->clear_pogi_transitions();
+      return Status::Ok();
+    }
+    // The answer shows the change in progress, as DynamoDB's does (an
+    // added index CREATING, not yet backfilling), although it is done.
     auto deleting = std::move(*resp.mutable_table_description()->mutable_global_secondary_indexes());
     *resp.mutable_table_description() = d;
     resp.mutable_table_description()->set_table_status("UPDATING");
     for (auto& g : *resp.mutable_table_description()->mutable_global_secondary_indexes()) {
       if (std::find(created.begin(), created.end(), g.index_name()) != created.end()) {
         g.set_index_status("CREATING");
-        g.set_backfilling(true);
+        g.set_backfilling(false);
       }
     }
     for (auto& g : deleting) {

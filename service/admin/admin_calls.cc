@@ -61,6 +61,7 @@ Result<v1::TableDescription> DescribeOne(Engine& engine, const std::string& name
   v1::DescribeTableRequest req;
   req.set_table_name(name);
   auto state = engine.LockState();
+  POGI_RETURN_IF_ERROR(engine.SettleTransitions());
   POGI_ASSIGN_OR_RETURN(auto resp, engine.DescribeTable(req));
   return resp.table();
 }

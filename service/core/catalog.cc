@@ -1,6 +1,8 @@
 // Catalog: the name -> table map behind every request.
 #include "service/core/catalog.h"
 
+#include <algorithm>
+
 #include "service/core/read_lag.h"
 
 namespace pogi::service {
@@ -14,6 +16,13 @@ std::shared_ptr<const Table> Catalog::Find(const std::string& name) const {
 void Catalog::Put(std::shared_ptr<const Table> table) {
   std::lock_guard lock(mu_);
   tables_[table->description.table_name()] = std::move(table);
+  UpdateNextTransitionEnd();
+}
+
+void Catalog::UpdateNextTransitionEnd() {
+  double next = kNoTransition;
+  for (const auto& [name, t] : tables_) next = std::min(next, t->transition_end);
+  next_transition_end_.store(next, std::memory_order_release);
 }
 
 void Catalog::Remove(const std::string& name) {
@@ -22,6 +31,7 @@ void Catalog::Remove(const std::string& name) {
   if (it == tables_.end()) return;
   if (read_lag_) read_lag_->Forget(it->second->id);
   tables_.erase(it);
+  UpdateNextTransitionEnd();
 }
 
 void Catalog::ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables) {
@@ -30,6 +40,7 @@ void Catalog::ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables
   std::lock_guard lock(mu_);
   if (read_lag_) read_lag_->ForgetAll();
   tables_ = std::move(next);
+  UpdateNextTransitionEnd();
 }
 
 std::vector<std::shared_ptr<const Table>> Catalog::All() const {
@@ -51,6 +62,12 @@ const Index* Table::FindIndex(const std::string& name) const {
     if (i.name == name) return &i;
   }
   return nullptr;
+}
+
+std::map<std::string, int64_t> Table::IndexIds() const {
+  std::map<std::string, int64_t> ids;
+  for (const auto& i : indexes) ids[i.name] = i.id;
+  return ids;
 }
 
 bool KeySchema::Has(const std::string& name) const {
@@ -97,6 +114,12 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   };
   resolve(description.key_schema(), &t->hash, &t->range);
   auto add_index = [&](const auto& d, bool global) {
+    // An index being deleted keeps its entry in the description until its
+    // DELETING ends, but its entries are gone: nothing reads or writes it.
+    if (global && !description.pogi_transitions().empty()) {
+      const v1::PogiTransition* phase = CurrentPhase(description, d.index_name());
+      if (phase && phase->phase() == kIndexDeleting) return;
+    }
     Index index;
     index.name = d.index_name();
     auto it = index_ids.find(index.name);
@@ -110,6 +133,7 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
     index.projection_type = d.projection().projection_type();
     index.non_key_attributes.insert(d.projection().non_key_attributes().begin(),
                                     d.projection().non_key_attributes().end());
+    index.readable = description.pogi_transitions().empty() || IndexReadable(description, index.name);
     t->indexes.push_back(std::move(index));
   };
   for (const auto& g : description.global_secondary_indexes()) add_index(g, true);
@@ -119,6 +143,10 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   if (description.stream_specification().stream_enabled()) {
     t->stream_id = description.pogi_stream_id();
     t->stream_view_type = description.stream_specification().stream_view_type();
+  }
+  if (!description.pogi_transitions().empty()) {
+    t->serves_items = TableServesItems(description);
+    t->transition_end = NextTransitionEnd(description);
   }
   t->description = std::move(description);
   return t;

@@ -3,6 +3,7 @@
 // storage at start; updated by CreateTable/DeleteTable under their write.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include "pogi/v1/control_state.pb.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/core/clock.h"
+#include "service/core/transitions.h"
 
 namespace pogi::service {
 
@@ -45,6 +47,7 @@ struct Index {
   KeySchema keys;
   std::string projection_type;               // ALL, KEYS_ONLY or INCLUDE
   std::set<std::string> non_key_attributes;  // for INCLUDE
+  bool readable = true;                      // false while CREATING (transitions.h)
 };
 
 // DynamoDB's limit on an item collection (the items of one partition key and
@@ -71,11 +74,18 @@ struct Table {
   // history while settings.pitr().enabled()).
   v1::TableSettings settings;
   const Clock* clock = nullptr;  // the engine's, for the write path
+  // Its transient states (core/transitions.h): false while the table is
+  // being created or deleted (requests for items answer as for a missing
+  // table), and when the next one ends.
+  bool serves_items = true;
+  double transition_end = kNoTransition;
   // Where the write path records versions for lagging reads (null in tests
   // that build tables by hand).
   ReadLag* read_lag = nullptr;
 
   const Index* FindIndex(const std::string& name) const;
+  // The storage id of each of its indexes, by name (for Catalog::Make).
+  std::map<std::string, int64_t> IndexIds() const;
   // The key schema a read of the table (index null) or of `index` uses.
   KeySchema KeysOf(const Index* index) const;
   // Whether `name` is a key attribute of the table or of any index.
@@ -98,9 +108,13 @@ class Catalog {
   void ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables);
   // Every table, ordered by name.
   std::vector<std::shared_ptr<const Table>> All() const;
+  // The earliest end of a transient state of any table (kNoTransition:
+  // none under way). One atomic load: read before every request.
+  double next_transition_end() const { return next_transition_end_.load(std::memory_order_acquire); }
 
   // Builds a Table (key attributes resolved) from its stored description and
-  // the storage ids of its indexes, by index name. A table rebuilt for a new
+  // the storage ids of its indexes, by index name (an index being deleted
+  // is left out: it has none). A table rebuilt for a new
   // description (UpdateTable) keeps the settings of the catalog's entry with
   // the same id.
   std::shared_ptr<const Table> Make(int64_t id, v1::TableDescription description,
@@ -119,8 +133,12 @@ class Catalog {
   const ChangeCapture* capture_ = nullptr;
   ReadLag* read_lag_ = nullptr;
   const Clock* clock_;
+  // REQUIRES: mu_ held.
+  void UpdateNextTransitionEnd();
+
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Table>> tables_;
+  std::atomic<double> next_transition_end_{kNoTransition};
 };
 
 }  // namespace pogi::service

@@ -65,6 +65,15 @@ Status Engine::FollowCatalog() {
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {
   POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
   auto t = catalog_.Find(resolved);
+  // A table being created or deleted answers as DynamoDB's does: as if it
+  // were not there.
+  if (!t || !t->serves_items) return Error::ResourceNotFound("Requested resource not found");
+  return t;
+}
+
+Result<std::shared_ptr<const Table>> Engine::FindTableInAnyState(const std::string& name) const {
+  POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
+  auto t = catalog_.Find(resolved);
   if (!t) return Error::ResourceNotFound("Requested resource not found");
   return t;
 }
@@ -77,6 +86,10 @@ Result<v1::TableDescription> Engine::Describe(const Table& table) {
 }
 
 Result<std::vector<TableStats>> Engine::Stats() {
+  {
+    auto state = LockState();
+    POGI_RETURN_IF_ERROR(SettleTransitions());
+  }
   std::vector<TableStats> out;
   for (const auto& t : catalog_.All()) {
     POGI_ASSIGN_OR_RETURN(auto d, Describe(*t));

@@ -22,6 +22,7 @@
 #include "service/core/catalog.h"
 #include "service/core/clock.h"
 #include "service/core/read_lag.h"
+#include "service/core/transitions.h"
 #include "service/streams/streams.h"
 #include "service/write/change_capture.h"
 #include "service/write/change_feed.h"
@@ -134,6 +135,19 @@ class Engine {
   // The live change feed (Admin WatchChanges).
   ChangeFeed& change_feed() { return feed_; }
 
+  // How long transient states last (core/transitions.h): all zero unless
+  // `pogi start --transient-delay` or -delayTransientStatuses said so.
+  void set_transient_delays(const TransientDelays& delays) { delays_ = delays; }
+  const TransientDelays& transient_delays() const { return delays_; }
+  // Ends every transient state due at the clock's now, in storage, so that
+  // what follows sees them ended (engine_transitions.cc). Every operation
+  // calls it first, holding LockState(); with none under way it is one
+  // atomic load.
+  Status SettleTransitions() {
+    if (catalog_.next_transition_end() == kNoTransition) return Status::Ok();
+    return SettleDueTransitions();
+  }
+
   // Admin (engine_admin.cc). Reset drops every table (`names` empty) or the
   // named ones at once; returns the names dropped.
   Result<std::vector<std::string>> Reset(const std::vector<std::string>& names);
@@ -202,8 +216,11 @@ class Engine {
   Status LoadClock();
   // Keeps the clock's state in the database, as a catalog change.
   Status StoreClock(storage::WriteTxn& txn);
-  // The table named `name`, or DynamoDB's ResourceNotFoundException.
+  // The table named `name` for a request on its items, or DynamoDB's
+  // ResourceNotFoundException (also while it is being created or deleted).
   Result<std::shared_ptr<const Table>> FindTable(const std::string& name) const;
+  // The table named `name` whatever its state, or the same exception.
+  Result<std::shared_ptr<const Table>> FindTableInAnyState(const std::string& name) const;
   // The full description of `table`, live counters included.
   Result<v1::TableDescription> Describe(const Table& table);
 
@@ -223,6 +240,14 @@ class Engine {
   // has passed by the clock; every backup operation calls it first, so no
   // request sees an expired backup.
   Status DropExpiredBackups();
+  // Inside a write: drops `table` with what goes with it (the SYSTEM backup
+  // of a table with point-in-time recovery, its stream disabled), as of
+  // clock time `now`, and removes it from the catalog.
+  Status DropTableInTxn(storage::WriteTxn& txn, const Table& table, double now);
+  // Transient states (engine_transitions.cc): ends those due, and does what
+  // the end of `t` needs beyond the description; true when `table` is gone.
+  Status SettleDueTransitions();
+  Result<bool> FinishTransition(storage::WriteTxn& txn, const Table& table, const v1::PogiTransition& t);
   // Changes the settings of `table` in one write (`change` may refuse).
   Status ChangeSettings(const Table& table, const std::function<Status(v1::TableSettings&)>& change);
   // The table a tagging or policy ARN names (after CheckArnForm), with
@@ -238,6 +263,8 @@ class Engine {
   Catalog catalog_;
   Streams streams_;
   std::mutex maintenance_mu_;
+  TransientDelays delays_;
+  std::mutex transitions_mu_;  // one settling at a time
   TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
   RequestObservers request_observers_;
   std::shared_mutex state_mu_;

@@ -12,7 +12,7 @@ Status Engine::SweepExpiredItems() {
   constexpr size_t kMaxPerPass = 10000;
   for (const auto& table : catalog_.All()) {
     const auto& ttl = table->description.pogi_time_to_live();
-    if (ttl.time_to_live_status() != "ENABLED") continue;
+    if (ttl.time_to_live_status() != "ENABLED" || !table->serves_items) continue;
     const std::string attr = ttl.attribute_name();
     double now = clock_->Now();
     std::vector<storage::EncodedKey> expired;
@@ -66,6 +66,10 @@ Status Engine::RunMaintenance(bool leased) {
     // timer's work; another takes over within the lease once it is gone.
     POGI_ASSIGN_OR_RETURN(bool mine, storage_->HoldLease("maintenance", kMaintenanceLeaseSeconds));
     if (!mine) return Status::Ok();
+  }
+  {
+    auto state = LockState();
+    POGI_RETURN_IF_ERROR(SettleTransitions());
   }
   std::lock_guard lock(maintenance_mu_);
   POGI_RETURN_IF_ERROR(SweepExpiredItems());

@@ -57,6 +57,9 @@ Result<std::shared_ptr<const Table>> Engine::TableOfArn(const std::string& arn) 
   if (!table_arn) return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn);
   auto name = TableNameOfArn(arn);
   auto table = name ? catalog_.Find(*name) : nullptr;
+  // A table being created or deleted is not found here either (DynamoDB's
+  // tagging answers so for the most part of those states).
+  if (table && !table->serves_items) table = nullptr;
   // "ResourcArn" is DynamoDB's own spelling in this message.
   if (!table)
     return Error::ResourceNotFound("Requested resource not found: ResourcArn: " + arn + " not found");

@@ -16,6 +16,7 @@ template <typename Req, typename Resp, Result<Resp> (Engine::*Method)(const Req&
 Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) {
   POGI_RETURN_IF_ERROR(engine.FollowCatalog());
   auto state = engine.LockState();  // a snapshot restore waits for us
+  POGI_RETURN_IF_ERROR(engine.SettleTransitions());
   Result<Resp> r = (engine.*Method)(static_cast<const Req&>(request));
   if (!r.ok()) return std::move(r).error();
   return std::unique_ptr<Message>(new Resp(std::move(r).value()));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "service/core/transitions.h"
 #include "service/expr/value_ops.h"
 #include "service/partiql/lexer.h"
 
@@ -417,6 +418,7 @@ Result<ReadPlan> PlanSelect(const Statement& st, const service::Table& table, bo
   if (st.index) {
     plan.index = table.FindIndex(*st.index);
     if (!plan.index) return Error::Validation("The table does not have the specified index: " + *st.index);
+    if (!plan.index->readable) return service::IndexNotReadable(*st.index);  // still being created
     if (plan.index->global && consistent_read) {
       return Error::Validation("Consistent reads are not supported on global secondary indexes");
     }

@@ -1,6 +1,7 @@
 // The shared parts of Query and Scan.
 #include "service/read/read_request.h"
 
+#include "service/core/transitions.h"
 #include "service/expr/legacy.h"
 #include "service/validate/item_request.h"
 #include "service/write/index_entries.h"
@@ -25,6 +26,7 @@ Result<const Index*> FindIndexOf(const Table& table, const std::string* index_na
   if (!index_name) return static_cast<const Index*>(nullptr);
   const Index* index = table.FindIndex(*index_name);
   if (!index) return Error::Validation("The table does not have the specified index: " + *index_name);
+  if (!index->readable) return IndexNotReadable(*index_name);  // still being created
   if (index->global && consistent_read) {
     return Error::Validation("Consistent reads are not supported on global secondary indexes");
   }

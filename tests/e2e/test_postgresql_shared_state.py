@@ -236,5 +236,43 @@ class SharedState(SharedDatabaseTest):
             self.assertEqual(vs, list(range(1, versions + 1)), key)
 
 
+@needs_postgresql
+class SharedTransientStatuses(SharedDatabaseTest):
+    """Transient statuses (--transient-delay) are kept in the database: what
+    one process begins every other shows, and the clock moved through any
+    of them ends it for all."""
+
+    PROCESSES = 2
+    EXTRA_ARGS = ("--transient-delay", "10s", "--clock-frozen")
+
+    def status(self, client, name):
+        return client.describe_table(TableName=name)["Table"]["TableStatus"]
+
+    def advance(self, server, duration):
+        cp = server.admin("clock", "advance", duration)
+        self.assertEqual(cp.returncode, 0, cp.stderr)
+
+    def test_what_one_process_begins_the_other_shows_and_ends(self):
+        a, b = self.clients
+        self.create(a, "shared-transient")
+        self.assertEqual(self.status(b, "shared-transient"), "CREATING")
+        with self.assertRaises(botocore.exceptions.ClientError) as cm:
+            b.put_item(TableName="shared-transient", Item={"pk": {"S": "k"}})
+        self.assertEqual(error_code(cm.exception), "ResourceNotFoundException")
+        # The clock moved through the second process ends it in the first.
+        self.advance(self.servers[1], "10s")
+        self.assertEqual(self.status(a, "shared-transient"), "ACTIVE")
+        b.put_item(TableName="shared-transient", Item={"pk": {"S": "k"}})
+        self.assertEqual(self.status(b, "shared-transient"), "ACTIVE")
+        b.delete_table(TableName="shared-transient")
+        self.assertEqual(self.status(a, "shared-transient"), "DELETING")
+        self.advance(self.servers[0], "10s")
+        for client in (b, a):
+            with self.assertRaises(botocore.exceptions.ClientError) as cm:
+                client.describe_table(TableName="shared-transient")
+            self.assertEqual(error_code(cm.exception), "ResourceNotFoundException")
+        self.assertEqual(self.sql("SELECT count(*) FROM catalog").strip(), "0")
+
+
 if __name__ == "__main__":
     unittest.main()

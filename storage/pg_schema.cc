@@ -65,6 +65,10 @@ const std::vector<TableDef>& Tables() {
       {{"shared_values", "key, value, expires_us"},
        "key TEXT NOT NULL, value BYTEA NOT NULL, expires_us BIGINT NOT NULL",
        "key"},
+      // Exports, imports and bulk operations (service/jobs).
+      {{"jobs", "arn, kind, created_us, state"},
+       "arn TEXT NOT NULL, kind TEXT NOT NULL, created_us BIGINT NOT NULL, state BYTEA NOT NULL",
+       "arn"},
       {{"backups", "id, arn, table_name, created_us, description"},
        "id BIGINT NOT NULL, arn TEXT NOT NULL, table_name TEXT NOT NULL, created_us BIGINT NOT NULL, "
        "description BYTEA NOT NULL",
@@ -153,11 +157,13 @@ Status PreparePgSchema(PgConn& conn, const std::string& schema) {
                                                 "table_schema=$1",
                                                 PgParams().Text(schema)));
     std::set<std::string> own = OwnTableNames();
+    std::set<std::string> missing = own;
     bool has_meta = false;
     std::string foreign;
     for (int i = 0; i < names.count(); i++) {
       std::string name = names.Str(i, 0);
       if (name == "meta") has_meta = true;
+      missing.erase(name);
       if (!own.count(name) && foreign.empty()) foreign = name;
     }
     if (!foreign.empty() || (names.count() > 0 && !has_meta)) {
@@ -175,6 +181,9 @@ Status PreparePgSchema(PgConn& conn, const std::string& schema) {
         return Error::Internal("PostgreSQL schema " + schema + " has format " + std::to_string(version) +
                                ", not the format this pogi reads (" + std::to_string(kPgFormatVersion) + ")");
       }
+      // A table this format gained later (jobs) is made in a schema an
+      // earlier pogi created; every statement is IF NOT EXISTS.
+      if (!missing.empty()) return conn.Run(SchemaDdl());
       return Status::Ok();
     }
   }

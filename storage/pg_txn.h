@@ -66,6 +66,13 @@ class PgTxn final : public WriteTxn {
   Status PutSharedValue(std::string_view key, std::string_view value, int64_t expires_us) override;
   Status PruneSharedValues(int64_t now_us) override;
   Status NoteCatalogChange() override { return BumpCatalog(); }
+  Status ReadHistoryPage(int64_t table_id, int64_t time_us, std::string* cursor, int limit,
+                         const std::function<bool(const Row&)>& visit) override;
+  Status ReadHistoryChanges(int64_t table_id, int64_t from_us, int64_t to_us, std::string* cursor, int limit,
+                            const std::function<bool(const HistoryChange&)>& visit) override;
+  Result<std::vector<JobRecord>> ListJobs(std::string_view kind) override;
+  Result<std::optional<JobRecord>> GetJob(std::string_view arn) override;
+  Status PutJob(const JobRecord& job) override;
   Result<std::vector<BackupRecord>> ListBackups() override;
   Result<std::optional<BackupRecord>> GetBackup(std::string_view arn) override;
   Status ReadBackupItems(int64_t backup_id, const std::function<bool(const Row&)>& visit) override;

@@ -54,6 +54,7 @@ class Stmt {
   int Step() { return sqlite3_step(s_); }
   int64_t Int(int col) const { return sqlite3_column_int64(s_, col); }
   double Double(int col) const { return sqlite3_column_double(s_, col); }
+  bool IsNull(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
   std::string_view BlobView(int col) const {
     const void* p = sqlite3_column_blob(s_, col);
     return {static_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(s_, col))};

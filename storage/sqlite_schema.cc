@@ -19,6 +19,8 @@ namespace {
 // 7: backup_history, the point-in-time history a system backup keeps of
 //    its deleted table (RestoreTableToPointInTime of a deleted table); a
 //    format-6 file lacks it.
+// (7 also gained `jobs`, exports, imports and bulk operations, created when
+// missing: a file without it reads as one with no jobs.)
 constexpr int64_t kFormatVersion = 7;
 
 }  // namespace
@@ -103,6 +105,11 @@ CREATE TABLE IF NOT EXISTS backup_history(
   size INTEGER NOT NULL,
   item BLOB,
   PRIMARY KEY(backup_id, hash, pk, sk, time_us)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS jobs(
+  arn TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  created_us INTEGER NOT NULL,
+  state BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS shared_values(
   key TEXT PRIMARY KEY,
   value BLOB NOT NULL,

@@ -75,6 +75,27 @@ struct BackupRecord {
   std::string description;
 };
 
+// One export, import or bulk operation (service/jobs), kept under its ARN:
+// its kind ("export", "import", "bulk"), when it started (microseconds of
+// pogi's clock) and its state (a serialized pogi.v1.StoredJob, opaque to
+// storage).
+struct JobRecord {
+  std::string arn;
+  std::string kind;
+  int64_t created_us = 0;
+  std::string state;
+};
+
+// One key that changed in a span of point-in-time history
+// (ReadTxn::ReadHistoryChanges): its newest version before the span and its
+// newest within it (either absent: none, or a deletion), and when that
+// newest one was written. Views valid during the visit only.
+struct HistoryChange {
+  std::string_view partition, sort;
+  std::optional<std::string_view> old_item, new_item;
+  int64_t time_us = 0;
+};
+
 // Where a range read starts after (exclusive), in the read's own order.
 struct RowPosition {
   std::string partition, sort, table_partition, table_sort;
@@ -153,6 +174,24 @@ class ReadTxn {
   // (WriteTxn::MoveHistoryToBackup).
   virtual Status ReadBackupHistoryAsOf(int64_t backup_id, int64_t time_us,
                                        const std::function<bool(const Row&)>& visit) = 0;
+  // ReadHistoryAsOf a page at a time, for work too long for one
+  // transaction (exports): up to `limit` rows after `*cursor` (empty: from
+  // the start), in the backend's order of the history; `*cursor` is then
+  // where the next page starts, empty once the end is reached. A past
+  // instant's history does not change, so pages read in separate
+  // transactions make one consistent whole.
+  virtual Status ReadHistoryPage(int64_t table_id, int64_t time_us, std::string* cursor, int limit,
+                                 const std::function<bool(const Row&)>& visit) = 0;
+  // Every key with a version written in [from_us, to_us), a page of up to
+  // `limit` keys at a time as ReadHistoryPage pages (incremental exports).
+  // Keys whose versions before and within the span are both absent (made
+  // and deleted inside it) are left out.
+  virtual Status ReadHistoryChanges(int64_t table_id, int64_t from_us, int64_t to_us, std::string* cursor,
+                                    int limit, const std::function<bool(const HistoryChange&)>& visit) = 0;
+  // Jobs (exports, imports, bulk operations): every one of `kind`, by
+  // creation time then ARN; one by its ARN.
+  virtual Result<std::vector<JobRecord>> ListJobs(std::string_view kind) = 0;
+  virtual Result<std::optional<JobRecord>> GetJob(std::string_view arn) = 0;
 };
 
 // An atomic write transaction. Valid only inside Storage::Write.
@@ -235,6 +274,8 @@ class WriteTxn : public ReadTxn {
   virtual Status PruneHistory(int64_t table_id, int64_t before_us) = 0;
   // Forgets a table's whole point-in-time history.
   virtual Status DropHistory(int64_t table_id) = 0;
+  // Stores a job, replacing the one with the same ARN.
+  virtual Status PutJob(const JobRecord& job) = 0;
 };
 
 // A named copy of the whole database.

@@ -43,6 +43,16 @@ class LaggedReadTxn final : public storage::ReadTxn {
     return base_.GetSharedValue(key, now_us);
   }
   Result<std::vector<storage::BackupRecord>> ListBackups() override { return base_.ListBackups(); }
+  Status ReadHistoryPage(int64_t table_id, int64_t time_us, std::string* cursor, int limit,
+                         const std::function<bool(const storage::Row&)>& visit) override {
+    return base_.ReadHistoryPage(table_id, time_us, cursor, limit, visit);
+  }
+  Status ReadHistoryChanges(int64_t table_id, int64_t from_us, int64_t to_us, std::string* cursor, int limit,
+                            const std::function<bool(const storage::HistoryChange&)>& visit) override {
+    return base_.ReadHistoryChanges(table_id, from_us, to_us, cursor, limit, visit);
+  }
+  Result<std::vector<storage::JobRecord>> ListJobs(std::string_view kind) override { return base_.ListJobs(kind); }
+  Result<std::optional<storage::JobRecord>> GetJob(std::string_view arn) override { return base_.GetJob(arn); }
   Result<std::optional<storage::BackupRecord>> GetBackup(std::string_view arn) override {
     return base_.GetBackup(arn);
   }

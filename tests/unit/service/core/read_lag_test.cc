@@ -72,6 +72,19 @@ class FakeTxn final : public storage::ReadTxn {
   Result<std::optional<std::string>> GetSharedValue(std::string_view, int64_t) override {
     return std::optional<std::string>();
   }
+  Status ReadHistoryPage(int64_t, int64_t, std::string*, int, const std::function<bool(const storage::Row&)>&) override {
+    return Status::Ok();
+  }
+  Status ReadHistoryChanges(int64_t, int64_t, int64_t, std::string*, int,
+                            const std::function<bool(const storage::HistoryChange&)>&) override {
+    return Status::Ok();
+  }
+  Result<std::vector<storage::JobRecord>> ListJobs(std::string_view) override {
+    return std::vector<storage::JobRecord>();
+  }
+  Result<std::optional<storage::JobRecord>> GetJob(std::string_view) override {
+    return std::optional<storage::JobRecord>();
+  }
   Result<std::vector<storage::BackupRecord>> ListBackups() override {
     return std::vector<storage::BackupRecord>();
   }

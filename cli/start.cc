@@ -12,6 +12,8 @@
 #include "common/limits.h"
 #include "common/log.h"
 #include "gateway/http_server.h"
+#include "jobs/job_runner.h"
+#include "outbound/object_store.h"
 #include "service/admin/maintenance.h"
 #include "service/controls/request_log.h"
 #include "service/core/region.h"
@@ -41,9 +43,14 @@ int Start(const std::vector<std::string>& args) {
                "idle-timeout",
                "region",
                "storage",
-               "pg-schema"},
+               "pg-schema",
+               "s3-dir",
+               "s3-endpoint",
+               "s3-access-key-id",
+               "s3-secret-access-key",
+               "s3-region"},
               {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
-               "no-console", "delay-transient-statuses"});
+               "no-console", "delay-transient-statuses", "s3-path-style"});
   std::string error;
   if (!flags.Parse(args, &error)) return Refuse(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Refuse("unexpected argument '" + flags.positional()[0] + "'");
@@ -73,6 +80,20 @@ int Start(const std::vector<std::string>& args) {
   }
   if (flags.Get("pg-schema") && options.postgres.empty()) return Refuse("--pg-schema needs --storage");
   if (options.pg_schema.empty()) return Refuse("invalid --pg-schema (empty)");
+
+  // Where exports go and imports come from: a folder (DATA_DIR/s3 unless
+  // --s3-dir), memory (--in-memory without --s3-dir), or an S3-compatible
+  // server (--s3-endpoint).
+  outbound::ObjectStoreOptions s3;
+  s3.endpoint = flags.Get("s3-endpoint").value_or("");
+  s3.folder = flags.Get("s3-dir").value_or(options.in_memory ? "" : options.data_dir + "/s3");
+  s3.access_key_id = flags.Get("s3-access-key-id").value_or("pogi");
+  s3.secret_access_key = flags.Get("s3-secret-access-key").value_or("pogi");
+  s3.region = flags.Get("s3-region").value_or(service::Region());
+  s3.path_style = flags.Has("s3-path-style");
+  if (!s3.endpoint.empty() && flags.Get("s3-dir")) return Refuse("--s3-dir and --s3-endpoint exclude each other");
+  auto object_store = outbound::OpenObjectStore(s3);
+  if (!object_store.ok()) return Refuse("invalid S3 settings: " + object_store.error().message());
 
   // The one clock: the system's time unless told otherwise; the admin API
   // sets, advances and freezes it.
@@ -160,6 +181,8 @@ int Start(const std::vector<std::string>& args) {
   (*grpc)->SetInfo(info);
   // TTL deletions, shard roll-overs and stream retention, every interval.
   auto maintenance = std::make_unique<service::MaintenanceLoop>(**engine, ttl_interval);
+  // Exports in the background, against the object store.
+  auto job_runner = std::make_unique<jobs::JobRunner>(**engine, *object_store);
 
   StopOnSignal(stop_signals, [http_server] { http_server->Stop(); });
 
@@ -178,6 +201,7 @@ int Start(const std::vector<std::string>& args) {
   (*http)->Run();
   log::Info("stopping: the HTTP door is closed and drained");
   maintenance.reset();
+  job_runner.reset();  // a job in progress stops; the next start runs it again
   (*grpc)->Shutdown();
   grpc->reset();
   // The HTTP server before the engine: its console watches the engine's

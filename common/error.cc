@@ -12,7 +12,7 @@ constexpr int kGrpcAborted = 10, kGrpcInvalidArgument = 3, kGrpcNotFound = 5, kG
               kGrpcPermissionDenied = 7, kGrpcInternal = 13, kGrpcAlreadyExists = 6, kGrpcUnavailable = 14;
 
 // The three families of __type prefixes DynamoDB uses. Indexed by ErrorCode.
-const std::array<ErrorInfo, 35> kTable = {{
+const std::array<ErrorInfo, 40> kTable = {{
     {"com.amazon.coral.validate#ValidationException", "ValidationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#SerializationException", "SerializationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400,
@@ -81,6 +81,16 @@ const std::array<ErrorInfo, 35> kTable = {{
     // coral family of ThrottlingException.
     {"com.amazon.coral.availability#ServiceUnavailableException", "ServiceUnavailable", 503,
      kGrpcUnavailable},
+    {"com.amazonaws.dynamodb.v20120810#ExportNotFoundException", "ExportNotFoundException", 400,
+     kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#ExportConflictException", "ExportConflictException", 400,
+     kGrpcAlreadyExists},
+    {"com.amazonaws.dynamodb.v20120810#InvalidExportTimeException", "InvalidExportTimeException", 400,
+     kGrpcInvalidArgument},
+    {"com.amazonaws.dynamodb.v20120810#ImportNotFoundException", "ImportNotFoundException", 400,
+     kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#ImportConflictException", "ImportConflictException", 400,
+     kGrpcAlreadyExists},
 }};
 
 }  // namespace

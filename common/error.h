@@ -52,6 +52,12 @@ enum class ErrorCode {
   kDuplicateItem,  // PartiQL INSERT of an existing key
   kThrottling,
   kServiceUnavailable,
+  // Exports and imports (S3).
+  kExportNotFound,
+  kExportConflict,
+  kInvalidExportTime,
+  kImportNotFound,
+  kImportConflict,
 };
 
 struct ErrorInfo {

@@ -210,14 +210,8 @@ class FolderStore final : public ObjectStore {
 Result<std::shared_ptr<ObjectStore>> MakeFolderStore(const std::string& root) {
   std::string path = root;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
-  // mkdir -p the root; buckets are the user's to make.
-  for (size_t q = path.find('/', 1);; q = path.find('/', q + 1)) {
-    std::string dir = path.substr(0, q);
-    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-      return Error::Internal("cannot create the S3 folder " + dir + ": " + ErrnoText());
-    }
-    if (q == std::string::npos) break;
-  }
+  // Nothing is made here: a bucket is a folder the user makes (mkdir -p
+  // ROOT/B), and a pogi that never exports leaves no trace.
   return std::shared_ptr<ObjectStore>(std::make_shared<FolderStore>(path));
 }
 

@@ -9,7 +9,7 @@
 
 namespace pogi::outbound {
 
-// Buckets are folders of `root`, which is created when missing.
+// Buckets are folders of `root` (neither is created here).
 Result<std::shared_ptr<ObjectStore>> MakeFolderStore(const std::string& root);
 std::shared_ptr<ObjectStore> MakeMemoryStore();
 Result<std::shared_ptr<ObjectStore>> MakeS3Store(const ObjectStoreOptions& options);

@@ -105,6 +105,28 @@ class Engine {
   Result<v1::BatchExecuteStatementResponse> BatchExecuteStatement(
       const v1::BatchExecuteStatementRequest& req);
   Result<v1::ExecuteTransactionResponse> ExecuteTransaction(const v1::ExecuteTransactionRequest& req);
+  // Exports to S3 (service/actions/exports.cc); the files are written in the
+  // background by jobs/ (the job runner).
+  Result<v1::ExportTableToPointInTimeResponse> ExportTableToPointInTime(
+      const v1::ExportTableToPointInTimeRequest& req);
+  Result<v1::DescribeExportResponse> DescribeExport(const v1::DescribeExportRequest& req);
+  Result<v1::ListExportsResponse> ListExports(const v1::ListExportsRequest& req);
+
+  // Jobs: exports, imports and bulk operations, kept in storage
+  // (engine_jobs.cc). The actions start them; the job runner (jobs/) runs
+  // them in the background and records their progress here.
+  // Every job of `kind` ("export", "import", "bulk"), oldest first.
+  Result<std::vector<v1::StoredJob>> ListJobs(std::string_view kind);
+  // The job `arn`, or nullopt.
+  Result<std::optional<v1::StoredJob>> GetJob(const std::string& arn);
+  // Stores `job` (a new one, or its progress) under `arn`.
+  Status SaveJob(const std::string& arn, std::string_view kind, double created, const v1::StoredJob& job);
+  // Whether this process runs job `arn` now (the lease of several
+  // processes sharing a database; renewed while held).
+  Result<bool> HoldJobLease(const std::string& arn) { return storage_->HoldLease("job/" + arn, kJobLeaseSeconds); }
+  static constexpr double kJobLeaseSeconds = 10;
+  // Called after a job is started, so that the runner picks it up at once.
+  void set_job_started(std::function<void()> fn) { job_started_ = std::move(fn); }
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
@@ -270,6 +292,7 @@ class Engine {
   std::shared_mutex state_mu_;
   std::atomic<int64_t> foreign_catalog_changes_{0};  // as of the catalog loaded
   Faults faults_;
+  std::function<void()> job_started_;  // set once, before requests are served
   Metrics metrics_;  // after request_observers_: removes its observer first
 };
 

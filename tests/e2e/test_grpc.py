@@ -289,6 +289,14 @@ class GrpcDynamoDB(ServerTestCase):
         got = self.call("GetItem", pb.GetItemRequest(table_name="grpc-bk-pitr",
                                                      key=pb.Item(attributes={"pk": self.S("a")})))
         self.assertEqual(got.item.attributes["n"].n, "1")
+        arn = self.call("DescribeTable", pb.DescribeTableRequest(table_name="grpc-bk")).table.table_arn
+        export = self.call("ExportTableToPointInTime", pb.ExportTableToPointInTimeRequest(
+            table_arn=arn, s3_bucket="grpc-bucket")).export_description
+        self.assertEqual(export.export_status, "IN_PROGRESS")
+        described = self.call("DescribeExport", pb.DescribeExportRequest(export_arn=export.export_arn))
+        self.assertEqual(described.export_description.export_arn, export.export_arn)
+        listed = self.call("ListExports", pb.ListExportsRequest(table_arn=arn))
+        self.assertEqual([s.export_arn for s in listed.export_summaries], [export.export_arn])
 
     def test_zz_every_operation_was_called(self):
         every = {m[0] for m in grpc_client.service_methods(pb, "DynamoDB")}

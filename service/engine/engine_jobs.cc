@@ -1,0 +1,49 @@
+// Exports', imports' and bulk operations' records in storage: one row per
+// job (storage's jobs table), its state a pogi.v1.StoredJob.
+#include "service/engine/engine.h"
+#include "service/write/pitr_history.h"
+
+namespace pogi::service {
+namespace {
+
+Result<v1::StoredJob> ParseJob(const storage::JobRecord& r) {
+  v1::StoredJob job;
+  if (!job.ParseFromString(r.state)) return Error::Internal("job " + r.arn + " is corrupt");
+  return job;
+}
+
+}  // namespace
+
+Result<std::vector<v1::StoredJob>> Engine::ListJobs(std::string_view kind) {
+  std::vector<v1::StoredJob> out;
+  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    out.clear();
+    POGI_ASSIGN_OR_RETURN(auto rows, txn.ListJobs(kind));
+    for (const auto& r : rows) {
+      POGI_ASSIGN_OR_RETURN(v1::StoredJob job, ParseJob(r));
+      out.push_back(std::move(job));
+    }
+    return Status::Ok();
+  }));
+  return out;
+}
+
+Result<std::optional<v1::StoredJob>> Engine::GetJob(const std::string& arn) {
+  std::optional<v1::StoredJob> out;
+  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(auto row, txn.GetJob(arn));
+    if (!row) return Status::Ok();
+    POGI_ASSIGN_OR_RETURN(v1::StoredJob job, ParseJob(*row));
+    out = std::move(job);
+    return Status::Ok();
+  }));
+  return out;
+}
+
+Status Engine::SaveJob(const std::string& arn, std::string_view kind, double created,
+                       const v1::StoredJob& job) {
+  storage::JobRecord record{arn, std::string(kind), ToMicros(created), job.SerializeAsString()};
+  return storage_->Write([&](storage::WriteTxn& txn) { return txn.PutJob(record); });
+}
+
+}  // namespace pogi::service

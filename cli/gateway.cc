@@ -24,7 +24,7 @@ int Gateway(const std::vector<std::string>& args) {
 
   Flags flags({"engine", "host", "port", "log-level", "log-format", "log-file", "access-key-id",
                "secret-access-key", "threads", "max-connections", "idle-timeout", "region"},
-              {"check-signatures", "allow-unsigned", "log-requests"});
+              {"check-signatures", "allow-unsigned", "log-requests", "strict-regions"});
   std::string error;
   if (!flags.Parse(args, &error)) return Refuse(error + " (see pogi help gateway)");
   if (!flags.positional().empty()) return Refuse("unexpected argument '" + flags.positional()[0] + "'");

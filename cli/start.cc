@@ -50,7 +50,7 @@ int Start(const std::vector<std::string>& args) {
                "s3-secret-access-key",
                "s3-region"},
               {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
-               "no-console", "delay-transient-statuses", "s3-path-style"});
+               "no-console", "delay-transient-statuses", "s3-path-style", "strict-regions"});
   std::string error;
   if (!flags.Parse(args, &error)) return Refuse(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Refuse("unexpected argument '" + flags.positional()[0] + "'");
@@ -66,6 +66,7 @@ int Start(const std::vector<std::string>& args) {
       return Refuse("invalid --region " + *r + " (an AWS region name, for example eu-west-1)");
     service::SetRegion(*r);
   }
+  service::SetStrictRegions(flags.Has("strict-regions"));
   storage::Options options;
   options.in_memory = flags.Has("in-memory");
   options.fsync_each_commit = flags.Has("fsync");

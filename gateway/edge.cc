@@ -101,7 +101,7 @@ std::string_view MediaType(std::string_view content_type) {
   return Trim(content_type.substr(0, content_type.find(';')));
 }
 
-std::optional<Error> AuthorizationFormError(const AuthView& auth) {
+std::optional<Error> AuthorizationFormError(const AuthView& auth, std::string_view* credential_value) {
   QueryParam algorithm = FindQueryParam(auth.target, "X-Amz-Algorithm");
   if (auth.has_header && algorithm.present) {
     return Error(ErrorCode::kInvalidSignature,
@@ -131,7 +131,10 @@ std::optional<Error> AuthorizationFormError(const AuthView& auth) {
         std::string_view value = token.substr(eq + 1);
         value = value.substr(0, value.find('='));
         if (!value.empty()) {
-          if (key == "Credential") credential = true;
+          if (key == "Credential") {
+            credential = true;
+            if (credential_value) *credential_value = value;
+          }
           if (key == "Signature") signature = true;
           if (key == "SignedHeaders") signed_headers = true;
         }

@@ -28,7 +28,10 @@ struct AuthView {
 // with DynamoDB's composed message, or InvalidSignature when both forms are
 // present. nullopt when the form is right (the signature itself is not
 // verified here).
-std::optional<Error> AuthorizationFormError(const AuthView& auth);
+// When the form is right and `credential` is given, it receives the
+// header's Credential value (AKID/DATE/REGION/SERVICE/aws4_request), which
+// names the request's region.
+std::optional<Error> AuthorizationFormError(const AuthView& auth, std::string_view* credential = nullptr);
 
 // Why a signature's X-Amz-Date is refused, as DynamoDB words it: not in
 // ISO-8601 basic format, or more than 15 minutes before or after `now_unix`.

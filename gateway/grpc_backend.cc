@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "pogi/v1/dynamodb.pb.h"
+#include "service/core/region.h"
 
 namespace pogi::gateway {
 namespace {
@@ -43,6 +44,9 @@ Result<std::unique_ptr<google::protobuf::Message>> GrpcBackend::Invoke(
   // Not wait-for-ready: while the engine is down a call fails at once
   // (ServiceUnavailable), and the channel reconnects in the background.
   ctx.set_deadline(std::chrono::system_clock::now() + kCallDeadline);
+  // The request's region (its credential scope's) goes with it.
+  if (service::InOtherRegion())
+    ctx.AddMetadata(std::string(service::kRegionMetadata), service::RequestRegion());
 
   // The HTTP door's threads answer one request each at a time: wait here.
   std::mutex mu;

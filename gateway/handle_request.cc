@@ -9,6 +9,7 @@
 #include "gateway/json_codec.h"
 #include "gateway/json_doc.h"
 #include "pogi/v1/dynamodb.pb.h"
+#include "service/core/region.h"
 #include "service/engine/operations.h"
 
 namespace pogi::gateway {
@@ -105,9 +106,12 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
   if (info) info->operation = op->name;
   // --allow-unsigned lifts only the presence check: a header that is sent
   // must still have DynamoDB's form.
+  std::string_view credential;  // names the request's region
   if (req.require_authorization || req.signature || req.has_authorization) {
     AuthView auth{req.has_authorization, req.authorization, req.has_date, req.target};
-    if (std::optional<Error> e = AuthorizationFormError(auth)) return RefusedBefore(*e, req, content_type);
+    if (std::optional<Error> e = AuthorizationFormError(auth, &credential)) {
+      return RefusedBefore(*e, req, content_type);
+    }
   }
   if (req.signature) {
     if (Status s = req.signature->Verify(); !s.ok()) return RefusedBefore(s.error(), req, content_type);
@@ -143,6 +147,10 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
       d->set_pogi_host(std::string(req.host));
     }
   }
+  // The request's region is its credential scope's (service/core/region.h):
+  // worked out when it can matter, or for an engine elsewhere.
+  service::RequestRegionScope region(
+      !engine || service::RegionsMatter() ? service::CredentialRegion(credential) : std::string_view());
   auto result = backend.Invoke(*op, *request);
   if (!result.ok()) {
     ApiResponse r = ErrorResponse(result.error());

@@ -43,7 +43,7 @@ Error Incomplete(const std::string& what) { return Error(ErrorCode::kIncompleteS
 Error Invalid(const std::string& what) { return Error(ErrorCode::kInvalidSignature, what); }
 
 // The credential scope DATE/REGION/SERVICE/aws4_request must name the day
-// of X-Amz-Date, the region pogi answers as, DynamoDB (DynamoDB Streams
+// of X-Amz-Date, a region pogi answers, DynamoDB (DynamoDB Streams
 // signs as "dynamodb" too) and the SigV4 terminator. The region and service
 // texts, trailing spaces included, are AWS's as SDK users have reported
 // them; the date and terminator texts follow AWS's form but were not found
@@ -56,7 +56,9 @@ std::optional<Error> CredentialScopeError(const std::vector<std::string>& scope,
         "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '" +
         scope[0] + "' != '" + std::string(day) + "', from '" + std::string(amz_date) + "'.");
   }
-  if (scope[1] != service::Region()) {
+  // pogi serves its own region, every region under --strict-regions, and
+  // the regions of global tables' replicas.
+  if (!service::ServesRegion(scope[1])) {
     return Invalid("Credential should be scoped to a valid region, not '" + scope[1] + "'. ");
   }
   if (scope[2] != "dynamodb") return Invalid("Credential should be scoped to correct service: 'dynamodb'. ");

@@ -15,6 +15,7 @@
 // A table is always ACTIVE between requests (CreateTable, UpdateTable and
 // restores answer CREATING/UPDATING as DynamoDB does, but are done).
 #include "service/backup/backup_description.h"
+#include "service/core/region.h"
 #include "service/engine/engine.h"
 #include "service/validate/control_plane.h"
 #include "service/write/item_write.h"
@@ -66,7 +67,7 @@ Result<v1::CreateBackupResponse> Engine::CreateBackup(const v1::CreateBackupRequ
   c.NamePattern(req.has_backup_name() ? &req.backup_name() : nullptr, "backupName");
   POGI_RETURN_IF_ERROR(c.Finish());
   POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
-  auto seen = catalog_.Find(name);
+  auto seen = catalog_.FindNamed(name, req.table_name());
   if (!seen) return Error(ErrorCode::kTableNotFound, "Table not found: " + req.table_name());
   double now = clock_->Now();
   v1::StoredBackup backup;
@@ -140,6 +141,8 @@ Result<v1::ListBackupsResponse> Engine::ListBackups(const v1::ListBackupsRequest
       continue;
     }
     if (!table_name.empty() && r.table_name != table_name) continue;
+    // Each region lists its own tables' backups (their ARNs carry it).
+    if (StrictRegions() && RegionOfArn(r.arn) != RequestRegion()) continue;
     POGI_ASSIGN_OR_RETURN(auto backup, Parse(r));
     const auto& d = backup.description().backup_details();
     // The lower bound is inclusive, the upper exclusive, as DynamoDB documents.

@@ -59,7 +59,7 @@ Result<v1::UpdateContinuousBackupsResponse> Engine::UpdateContinuousBackups(
         "RecoveryPeriodInDays can only be specified when PointInTimeRecoveryEnabled is true");
   }
   POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
-  auto seen = catalog_.Find(name);
+  auto seen = catalog_.FindNamed(name, req.table_name());
   if (!seen) return TableNotFound(req.table_name());
   double now = clock_->Now();
   v1::PitrState pitr;
@@ -109,7 +109,7 @@ Result<v1::DescribeContinuousBackupsResponse> Engine::DescribeContinuousBackups(
   CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
   POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
-  auto table = catalog_.Find(name);
+  auto table = catalog_.FindNamed(name, req.table_name());
   if (!table) return TableNotFound(req.table_name());
   v1::DescribeContinuousBackupsResponse resp;
   *resp.mutable_continuous_backups_description() = DescriptionOf(table->settings.pitr(), clock_->Now());

@@ -30,7 +30,7 @@ Status CheckNames(const std::string* table, const std::string* index) {
 Result<std::shared_ptr<const Table>> Lookup(const Catalog& catalog, const std::string& name,
                                             const std::string* index) {
   POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
-  auto table = catalog.Find(resolved);
+  auto table = catalog.FindNamed(resolved, name);
   if (!table) return Error::ResourceNotFound("Requested resource not found: Table: " + name + " not found");
   // pogi's wording: DynamoDB's for a missing index is not on record.
   if (index && !table->FindIndex(*index)) {
@@ -139,7 +139,7 @@ Result<v1::ListContributorInsightsResponse> Engine::ListContributorInsights(
     POGI_ASSIGN_OR_RETURN(auto t, Lookup(catalog_, req.table_name(), nullptr));
     tables.push_back(t);
   } else {
-    tables = catalog_.All();
+    tables = catalog_.Visible();
   }
   // Every table and global index with its state, in name order.
   std::vector<v1::ContributorInsightsSummary> all;

@@ -243,7 +243,7 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     auto* sse = d.mutable_sse_description();
     sse->set_status("ENABLED");
     sse->set_sse_type("KMS");
-    sse->set_kms_master_key_arn("arn:aws:kms:" + Region() + ":" + std::string(kAccountId) + ":key/" +
+    sse->set_kms_master_key_arn("arn:aws:kms:" + NewTableRegion() + ":" + std::string(kAccountId) + ":key/" +
                                 NewTableId());
   }
   for (const auto& g : req.global_secondary_indexes()) {
@@ -337,7 +337,7 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
     }
     return Status::Ok();
   });
-  if (!s.ok() && table) catalog_.Remove(req.table_name());
+  if (!s.ok() && table) catalog_.Remove(table->description.table_name(), table->region);
   POGI_RETURN_IF_ERROR(s);
   v1::CreateTableResponse resp;
   *resp.mutable_table_description() = d;

@@ -19,7 +19,7 @@ Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest
   v1::DeleteTableResponse resp;
   double now = clock_->Now();
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
-    auto table = catalog_.Find(name);
+    auto table = catalog_.FindNamed(name, req.table_name());
     if (!table) {
       return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() +
                                      " not found");
@@ -87,7 +87,7 @@ Status Engine::DropTableInTxn(storage::WriteTxn& txn, const Table& table, double
   // The stream outlives its table for its retention, disabled.
   if (table.stream_id != 0) POGI_RETURN_IF_ERROR(streams_.Disable(txn, table.stream_id));
   POGI_RETURN_IF_ERROR(txn.DropTable(table.id));
-  catalog_.Remove(table.description.table_name());
+  catalog_.Remove(table.description.table_name(), table.region);
   return Status::Ok();
 }
 

@@ -10,7 +10,7 @@ Result<v1::DescribeTableResponse> Engine::DescribeTable(const v1::DescribeTableR
   CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
   POGI_ASSIGN_OR_RETURN(std::string name, ResolveTableName(req.table_name()));
-  auto table = catalog_.Find(name);
+  auto table = catalog_.FindNamed(name, req.table_name());
   if (!table) {
     return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() + " not found");
   }

@@ -1,9 +1,36 @@
 // ListStreams (DynamoDB Streams): the streams of every table or of one,
 // oldest first, disabled ones included for their 24-hour retention.
+#include <set>
+
+#include "service/core/region.h"
 #include "service/engine/engine.h"
 #include "service/validate/constraints.h"
 
 namespace pogi::service {
+namespace {
+
+using StreamList = decltype(std::declval<Streams>().All());
+
+// The streams the request's region sees, as Catalog::Find sees tables: its
+// own region's, and (but under --strict-regions) the home region's of the
+// tables it has none of its own for.
+StreamList VisibleStreams(StreamList all) {
+  const std::string& want = RequestRegion();
+  StreamList out;
+  std::set<std::string> own;  // names of tables with a stream in the request's region
+  for (const auto& [id, s] : all) {
+    if (RegionOfArn(s.stream_arn()) == want) own.insert(s.table_name());
+  }
+  for (auto& entry : all) {
+    std::string_view region = RegionOfArn(entry.second.stream_arn());
+    bool seen =
+        region == want || (!StrictRegions() && region == Region() && !own.count(entry.second.table_name()));
+    if (seen) out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace
 
 Result<v1::ListStreamsResponse> Engine::ListStreams(const v1::ListStreamsRequest& req) {
   Constraints c;
@@ -14,7 +41,7 @@ Result<v1::ListStreamsResponse> Engine::ListStreams(const v1::ListStreamsRequest
   POGI_RETURN_IF_ERROR(c.Finish());
   // DynamoDB Streams' documented upper limit; larger values are taken as it.
   int64_t limit = req.has_limit() ? std::min<int64_t>(req.limit(), 100) : 100;
-  auto all = streams_.All();
+  auto all = VisibleStreams(streams_.All());
   if (req.has_table_name() && !catalog_.Find(req.table_name())) {
     bool any = false;
     for (const auto& [id, s] : all) any = any || s.table_name() == req.table_name();

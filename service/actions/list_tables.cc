@@ -19,7 +19,7 @@ Result<v1::ListTablesResponse> Engine::ListTables(const v1::ListTablesRequest& r
   POGI_RETURN_IF_ERROR(c.Finish());
   size_t limit = req.has_limit() ? static_cast<size_t>(req.limit()) : 100;
   v1::ListTablesResponse resp;
-  for (const auto& t : catalog_.All()) {
+  for (const auto& t : catalog_.Visible()) {  // the tables of the request's region
     const std::string& name = t->description.table_name();
     if (req.has_exclusive_start_table_name() && name <= req.exclusive_start_table_name()) continue;
     if (static_cast<size_t>(resp.table_names_size()) == limit) {

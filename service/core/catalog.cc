@@ -4,42 +4,134 @@
 #include <algorithm>
 
 #include "service/core/read_lag.h"
+#include "service/core/region.h"
 
 namespace pogi::service {
+
+std::string_view RegionOfArn(std::string_view arn) {
+  constexpr std::string_view kPrefix = "arn:aws:dynamodb:";
+  if (!arn.starts_with(kPrefix)) return {};
+  arn.remove_prefix(kPrefix.size());
+  return arn.substr(0, arn.find(':'));
+}
+
+namespace {
+
+// A table built by hand (tests) has no region: the home one.
+const std::string& RegionOf(const Table& t) { return t.region.empty() ? Region() : t.region; }
+
+}  // namespace
+
+std::shared_ptr<const Table> Catalog::Pick(const std::vector<std::shared_ptr<const Table>>& named) {
+  // One table of the name in one namespace: the common case, one branch.
+  if (named.size() == 1 && !StrictRegions()) return named.front();
+  const std::string& want = RequestRegion();
+  for (const auto& t : named) {
+    if (RegionOf(*t) == want) return t;
+  }
+  if (StrictRegions()) return nullptr;
+  for (const auto& t : named) {
+    if (RegionOf(*t) == Region()) return t;
+  }
+  return named.front();
+}
 
 std::shared_ptr<const Table> Catalog::Find(const std::string& name) const {
   std::lock_guard lock(mu_);
   auto it = tables_.find(name);
-  return it == tables_.end() ? nullptr : it->second;
+  return it == tables_.end() ? nullptr : Pick(it->second);
+}
+
+std::shared_ptr<const Table> Catalog::FindNamed(const std::string& name, const std::string& as_given) const {
+  std::string_view region = RegionOfArn(as_given);
+  if (region.empty()) return Find(name);
+  if (StrictRegions() && region != RequestRegion()) return nullptr;
+  return FindIn(name, std::string(region));
+}
+
+std::shared_ptr<const Table> Catalog::FindCurrent(const Table& seen) const {
+  std::lock_guard lock(mu_);
+  auto it = tables_.find(seen.description.table_name());
+  if (it == tables_.end()) return nullptr;
+  for (const auto& t : it->second) {
+    if (t->id == seen.id) return t;  // one compare in the usual case
+  }
+  const std::string& region = RegionOf(seen);
+  for (const auto& t : it->second) {
+    if (RegionOf(*t) == region) return t;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const Table> Catalog::FindIn(const std::string& name, const std::string& region) const {
+  std::lock_guard lock(mu_);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) return nullptr;
+  for (const auto& t : it->second) {
+    if (RegionOf(*t) == region) return t;
+  }
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<const Table>> Catalog::AllNamed(const std::string& name) const {
+  std::lock_guard lock(mu_);
+  auto it = tables_.find(name);
+  return it == tables_.end() ? std::vector<std::shared_ptr<const Table>>() : it->second;
+}
+
+void Catalog::Insert(std::shared_ptr<const Table> table) {
+  auto& named = tables_[table->description.table_name()];
+  const std::string& region = RegionOf(*table);
+  auto at = named.begin();
+  while (at != named.end() && RegionOf(**at) < region) ++at;
+  if (at != named.end() && RegionOf(**at) == region) {
+    *at = std::move(table);
+    return;
+  }
+  if (region != Region()) AddTableRegion(region);
+  named.insert(at, std::move(table));
 }
 
 void Catalog::Put(std::shared_ptr<const Table> table) {
   std::lock_guard lock(mu_);
-  tables_[table->description.table_name()] = std::move(table);
+  Insert(std::move(table));
   UpdateNextTransitionEnd();
 }
 
 void Catalog::UpdateNextTransitionEnd() {
   double next = kNoTransition;
-  for (const auto& [name, t] : tables_) next = std::min(next, t->transition_end);
+  for (const auto& [name, named] : tables_) {
+    for (const auto& t : named) next = std::min(next, t->transition_end);
+  }
   next_transition_end_.store(next, std::memory_order_release);
 }
 
-void Catalog::Remove(const std::string& name) {
+void Catalog::Remove(const std::string& name, const std::string& region) {
   std::lock_guard lock(mu_);
   auto it = tables_.find(name);
   if (it == tables_.end()) return;
-  if (read_lag_) read_lag_->Forget(it->second->id);
-  tables_.erase(it);
+  auto& named = it->second;
+  for (auto t = named.begin(); t != named.end(); ++t) {
+    if (RegionOf(**t) != region) continue;
+    if (read_lag_) read_lag_->Forget((*t)->id);
+    if (region != Region()) RemoveTableRegion(region);
+    named.erase(t);
+    break;
+  }
+  if (named.empty()) tables_.erase(it);
   UpdateNextTransitionEnd();
 }
 
 void Catalog::ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables) {
-  std::map<std::string, std::shared_ptr<const Table>> next;
-  for (const auto& t : tables) next[t->description.table_name()] = t;
   std::lock_guard lock(mu_);
   if (read_lag_) read_lag_->ForgetAll();
-  tables_ = std::move(next);
+  for (const auto& [name, named] : tables_) {
+    for (const auto& t : named) {
+      if (RegionOf(*t) != Region()) RemoveTableRegion(RegionOf(*t));
+    }
+  }
+  tables_.clear();
+  for (const auto& t : tables) Insert(t);
   UpdateNextTransitionEnd();
 }
 
@@ -47,7 +139,17 @@ std::vector<std::shared_ptr<const Table>> Catalog::All() const {
   std::lock_guard lock(mu_);
   std::vector<std::shared_ptr<const Table>> out;
   out.reserve(tables_.size());
-  for (const auto& [name, t] : tables_) out.push_back(t);
+  for (const auto& [name, named] : tables_) out.insert(out.end(), named.begin(), named.end());
+  return out;
+}
+
+std::vector<std::shared_ptr<const Table>> Catalog::Visible() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::shared_ptr<const Table>> out;
+  out.reserve(tables_.size());
+  for (const auto& [name, named] : tables_) {
+    if (auto t = Pick(named)) out.push_back(std::move(t));
+  }
   return out;
 }
 
@@ -93,7 +195,9 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   t->id = id;
   t->item_collection_limit = item_collection_limit_;
   t->clock = clock_;
-  if (auto current = Find(description.table_name()); current && current->id == id) {
+  std::string_view region = RegionOfArn(description.table_arn());
+  t->region = region.empty() ? Region() : std::string(region);
+  if (auto current = FindIn(description.table_name(), t->region); current && current->id == id) {
     t->settings = current->settings;
   }
   auto type_of = [&](const std::string& name) {

@@ -1,6 +1,9 @@
 // The engine's in-memory view of the table catalog: each table's storage id,
 // description and key schema, looked up by name on every request. Loaded from
 // storage at start; updated by CreateTable/DeleteTable under their write.
+// A table lives in a region (its ARN's): tables of one name in several
+// regions (a global table's replicas, or --strict-regions) are told apart by
+// it, and a request sees the one its region sees (service/core/region.h).
 #pragma once
 
 #include <atomic>
@@ -59,6 +62,9 @@ class ReadLag;         // read_lag.h
 
 struct Table {
   int64_t id = 0;
+  // The region it lives in: the region of its ARN (the home region for a
+  // description without one).
+  std::string region;
   int64_t item_collection_limit = kMaxItemCollectionBytes;
   v1::TableDescription description;  // without live counters
   KeyAttribute hash;
@@ -101,16 +107,37 @@ class Catalog {
   explicit Catalog(int64_t item_collection_limit = kMaxItemCollectionBytes, const Clock* clock = nullptr)
       : item_collection_limit_(item_collection_limit), clock_(clock) {}
 
+  // The table named `name` that the calling thread's request region sees
+  // (RequestRegion): under --strict-regions the one in that region; by
+  // default the one in that region, else the one in the home region, else
+  // the first by region (one namespace). Null when none.
   std::shared_ptr<const Table> Find(const std::string& name) const;
+  // The table a request names by `as_given`, a name or a table ARN that
+  // ResolveTableName turned into `name`: for a name, Find's; for an ARN, the
+  // table of that name in the ARN's region, when the request's region sees
+  // that region's tables (always but under --strict-regions).
+  std::shared_ptr<const Table> FindNamed(const std::string& name, const std::string& as_given) const;
+  // The table that has the place of `seen` (the same name and region) now,
+  // or null: `seen` itself, or what replaced it (the caller compares ids).
+  std::shared_ptr<const Table> FindCurrent(const Table& seen) const;
+  // The table named `name` in `region`, or null.
+  std::shared_ptr<const Table> FindIn(const std::string& name, const std::string& region) const;
+  // Every table named `name`, in every region, by region.
+  std::vector<std::shared_ptr<const Table>> AllNamed(const std::string& name) const;
+  // Adds `table`, or replaces the one of its name and region.
   void Put(std::shared_ptr<const Table> table);
-  void Remove(const std::string& name);
+  // Removes the table named `name` in `region`.
+  void Remove(const std::string& name, const std::string& region);
   // Replaces every table at once (after a snapshot restore).
   void ReplaceAll(const std::vector<std::shared_ptr<const Table>>& tables);
-  // Every table, ordered by name.
+  // Every table, ordered by name, then region.
   std::vector<std::shared_ptr<const Table>> All() const;
   // The earliest end of a transient state of any table (kNoTransition:
   // none under way). One atomic load: read before every request.
   double next_transition_end() const { return next_transition_end_.load(std::memory_order_acquire); }
+  // The tables the calling thread's request region sees (as Find does),
+  // ordered by name.
+  std::vector<std::shared_ptr<const Table>> Visible() const;
 
   // Builds a Table (key attributes resolved) from its stored description and
   // the storage ids of its indexes, by index name (an index being deleted
@@ -135,10 +162,18 @@ class Catalog {
   const Clock* clock_;
   // REQUIRES: mu_ held.
   void UpdateNextTransitionEnd();
+  // The visible one of `named` (non-empty, by region), or null.
+  static std::shared_ptr<const Table> Pick(const std::vector<std::shared_ptr<const Table>>& named);
+  // Puts `table` in the map (REQUIRES: mu_ held).
+  void Insert(std::shared_ptr<const Table> table);
 
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<const Table>> tables_;
+  // name -> the tables of that name, ordered by region (almost always one).
+  std::map<std::string, std::vector<std::shared_ptr<const Table>>> tables_;
   std::atomic<double> next_transition_end_{kNoTransition};
 };
+
+// The region of a table ARN ("arn:aws:dynamodb:REGION:..."), or "".
+std::string_view RegionOfArn(std::string_view arn);
 
 }  // namespace pogi::service

@@ -1,5 +1,9 @@
-// The region pogi answers as, and the shape of a region name.
+// The home region, the request's region, and the shape of a region name.
 #include "service/core/region.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
 
 namespace pogi::service {
 namespace {
@@ -9,12 +13,28 @@ std::string& TheRegion() {
   return region;
 }
 
+bool strict_regions = false;
+
+// Empty: the home region.
+thread_local std::string request_region;
+
 bool IsLowerWord(std::string_view w) {
   if (w.empty()) return false;
   for (char c : w) {
     if (c < 'a' || c > 'z') return false;
   }
   return true;
+}
+
+struct TableRegions {
+  std::mutex mu;
+  std::map<std::string, int, std::less<>> count;
+  std::atomic<bool> any{false};
+};
+
+TableRegions& Regions() {
+  static TableRegions* regions = new TableRegions;  // never destroyed: read at exit
+  return *regions;
 }
 
 }  // namespace
@@ -43,5 +63,61 @@ bool IsRegionName(std::string_view name) {
 const std::string& Region() { return TheRegion(); }
 
 void SetRegion(std::string_view name) { TheRegion().assign(name); }
+
+bool StrictRegions() { return strict_regions; }
+
+void SetStrictRegions(bool strict) { strict_regions = strict; }
+
+const std::string& RequestRegion() { return request_region.empty() ? TheRegion() : request_region; }
+
+bool InOtherRegion() { return !request_region.empty(); }
+
+RequestRegionScope::RequestRegionScope(std::string_view region) {
+  if (region.empty() || region == TheRegion() || !IsRegionName(region)) return;
+  request_region.assign(region);
+  set_ = true;
+}
+
+RequestRegionScope::~RequestRegionScope() {
+  if (set_) request_region.clear();
+}
+
+std::string_view CredentialRegion(std::string_view credential) {
+  // AKID / DATE / REGION / ...
+  for (int skip = 0; skip < 2; ++skip) {
+    size_t slash = credential.find('/');
+    if (slash == std::string_view::npos) return {};
+    credential.remove_prefix(slash + 1);
+  }
+  return credential.substr(0, credential.find('/'));
+}
+
+void AddTableRegion(std::string_view region) {
+  TableRegions& r = Regions();
+  std::lock_guard lock(r.mu);
+  auto it = r.count.find(region);
+  if (it == r.count.end()) it = r.count.emplace(std::string(region), 0).first;
+  ++it->second;
+  r.any = true;
+}
+
+void RemoveTableRegion(std::string_view region) {
+  TableRegions& r = Regions();
+  std::lock_guard lock(r.mu);
+  auto it = r.count.find(region);
+  if (it == r.count.end()) return;
+  if (--it->second == 0) r.count.erase(it);
+  r.any = !r.count.empty();
+}
+
+bool RegionsMatter() { return strict_regions || Regions().any.load(std::memory_order_relaxed); }
+
+bool ServesRegion(std::string_view region) {
+  if (region == TheRegion() || strict_regions) return true;
+  TableRegions& r = Regions();
+  if (!r.any.load(std::memory_order_relaxed)) return false;
+  std::lock_guard lock(r.mu);
+  return r.count.count(region) > 0;
+}
 
 }  // namespace pogi::service

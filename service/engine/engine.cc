@@ -64,7 +64,7 @@ Status Engine::FollowCatalog() {
 
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {
   POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
-  auto t = catalog_.Find(resolved);
+  auto t = catalog_.FindNamed(resolved, name);
   // A table being created or deleted answers as DynamoDB's does: as if it
   // were not there.
   if (!t || !t->serves_items) return Error::ResourceNotFound("Requested resource not found");
@@ -73,7 +73,7 @@ Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) 
 
 Result<std::shared_ptr<const Table>> Engine::FindTableInAnyState(const std::string& name) const {
   POGI_ASSIGN_OR_RETURN(std::string resolved, ResolveTableName(name));
-  auto t = catalog_.Find(resolved);
+  auto t = catalog_.FindNamed(resolved, name);
   if (!t) return Error::ResourceNotFound("Requested resource not found");
   return t;
 }

@@ -23,7 +23,7 @@ Result<std::vector<std::string>> Engine::Reset(const std::vector<std::string>& n
   }));
   std::vector<std::string> dropped;
   for (const auto& t : tables) {
-    catalog_.Remove(t->description.table_name());
+    catalog_.Remove(t->description.table_name(), t->region);
     dropped.push_back(t->description.table_name());
   }
   return dropped;

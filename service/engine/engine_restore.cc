@@ -38,7 +38,7 @@ Result<v1::TableDescription> Engine::RestoreTable(const v1::TableDescription& so
     }));
     return failure;
   });
-  if (!s.ok() && table) catalog_.Remove(target);
+  if (!s.ok() && table) catalog_.Remove(target, table->region);
   POGI_RETURN_IF_ERROR(s);
   POGI_ASSIGN_OR_RETURN(v1::TableDescription out, Describe(*table));
   // As DynamoDB answers a restore: the table being created, the restore

@@ -3,6 +3,7 @@
 // table's settings, and the table an ARN names.
 #include <map>
 
+#include "service/core/region.h"
 #include "service/engine/engine.h"
 #include "service/validate/control_plane.h"
 #include "service/write/item_write.h"
@@ -12,7 +13,15 @@ namespace pogi::service {
 Result<std::shared_ptr<const Table>> Engine::CreateTableInTxn(storage::WriteTxn& txn,
                                                               const v1::TableDescription& d,
                                                               const v1::TableSettings& settings) {
-  POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateTable({0, d.table_name(), d.SerializeAsString()}));
+  // The catalog row's name only has to be unique: a table alone of its name
+  // keeps the bare name (every data file before regions existed), one of a
+  // name that lives in several regions "REGION/NAME". Its region is its ARN's.
+  std::string stored_name = d.table_name();
+  if (!catalog_.AllNamed(d.table_name()).empty()) {
+    std::string_view region = RegionOfArn(d.table_arn());
+    stored_name = std::string(region.empty() ? std::string_view(Region()) : region) + "/" + d.table_name();
+  }
+  POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateTable({0, stored_name, d.SerializeAsString()}));
   std::map<std::string, int64_t> index_ids;
   for (const auto& g : d.global_secondary_indexes()) {
     POGI_ASSIGN_OR_RETURN(index_ids[g.index_name()], txn.CreateIndex(id, g.index_name()));
@@ -56,7 +65,7 @@ Result<std::shared_ptr<const Table>> Engine::TableOfArn(const std::string& arn) 
   }
   if (!table_arn) return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn);
   auto name = TableNameOfArn(arn);
-  auto table = name ? catalog_.Find(*name) : nullptr;
+  auto table = name ? catalog_.FindNamed(*name, arn) : nullptr;
   // A table being created or deleted is not found here either (DynamoDB's
   // tagging answers so for the most part of those states).
   if (table && !table->serves_items) table = nullptr;

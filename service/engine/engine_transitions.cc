@@ -17,7 +17,9 @@ Status Engine::SettleDueTransitions() {
       POGI_ASSIGN_OR_RETURN(auto record, txn.GetTable(seen->id));
       if (!record) {
         // Its DELETING ended in another process.
-        if (auto current = catalog_.Find(name); current && current->id == seen->id) catalog_.Remove(name);
+        if (auto current = catalog_.FindCurrent(*seen); current && current->id == seen->id) {
+          catalog_.Remove(name, seen->region);
+        }
         return Status::Ok();
       }
       v1::TableDescription d;

@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "pogi/v1/admin.grpc.pb.h"
+#include "service/core/region.h"
 #include "service/engine/operations.h"
 #include "service/rpc/admin_changes.h"
 #include "service/rpc/admin_service.h"
@@ -33,7 +34,8 @@ grpc::Status ToStatus(const Error& e) {
 // run it through the engine, write the response.
 class UnaryReactor final : public grpc::ServerGenericBidiReactor {
  public:
-  UnaryReactor(service::Engine& engine, std::string method) : engine_(engine), method_(std::move(method)) {
+  UnaryReactor(service::Engine& engine, std::string method, std::string region)
+      : engine_(engine), method_(std::move(method)), region_(std::move(region)) {
     StartRead(&request_);
   }
 
@@ -84,6 +86,7 @@ class UnaryReactor final : public grpc::ServerGenericBidiReactor {
     }
     Result<std::unique_ptr<google::protobuf::Message>> result = Error::Internal("");
     try {
+      service::RequestRegionScope region(region_);
       result = op->invoke(engine_, *req);
     } catch (const std::exception& e) {
       result = Error::Internal(std::string("internal error: ") + e.what());
@@ -123,6 +126,7 @@ class UnaryReactor final : public grpc::ServerGenericBidiReactor {
 
   service::Engine& engine_;
   std::string method_;
+  std::string region_;  // the call's region (pogi-region metadata), "" for the home one
   grpc::ByteBuffer request_;
   grpc::ByteBuffer response_;
   // Set when someone observes requests.
@@ -137,7 +141,13 @@ class DynamoDbService final : public grpc::CallbackGenericService {
  public:
   explicit DynamoDbService(service::Engine& engine) : engine_(engine) {}
   grpc::ServerGenericBidiReactor* CreateReactor(grpc::GenericCallbackServerContext* ctx) override {
-    return new UnaryReactor(engine_, ctx->method());
+    // pogi gateway passes on the region of the request it forwards.
+    std::string region;
+    const auto& metadata = ctx->client_metadata();
+    auto it =
+        metadata.find(grpc::string_ref(service::kRegionMetadata.data(), service::kRegionMetadata.size()));
+    if (it != metadata.end()) region.assign(it->second.data(), it->second.size());
+    return new UnaryReactor(engine_, ctx->method(), std::move(region));
   }
 
  private:

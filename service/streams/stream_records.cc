@@ -141,7 +141,7 @@ std::string SerializeRecord(const Table& table, const std::string& view_type,
                    &out);
   AppendBytesField(v1::Record::kEventVersionFieldNumber, "1.1", &out);
   AppendBytesField(v1::Record::kEventSourceFieldNumber, "aws:dynamodb", &out);
-  AppendBytesField(v1::Record::kAwsRegionFieldNumber, Region(), &out);
+  AppendBytesField(v1::Record::kAwsRegionFieldNumber, table.region.empty() ? Region() : table.region, &out);
   AppendBytesField(v1::Record::kDynamodbFieldNumber, d, &out);
   if (source == ChangeSource::kTimeToLive) {
     std::string identity;
@@ -158,7 +158,7 @@ v1::Record BuildRecord(const Table& table, const std::string& view_type, const v
   r.set_event_name(!old_item ? "INSERT" : !new_item ? "REMOVE" : "MODIFY");
   r.set_event_version("1.1");
   r.set_event_source("aws:dynamodb");
-  r.set_aws_region(Region());
+  r.set_aws_region(table.region.empty() ? Region() : table.region);
   auto* d = r.mutable_dynamodb();
   // DynamoDB Streams gives the time to the second.
   d->set_approximate_creation_date_time(std::floor(now));

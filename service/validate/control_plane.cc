@@ -6,28 +6,31 @@
 #include <map>
 #include <vector>
 
+#include "service/core/catalog.h"
 #include "service/core/region.h"
 
 namespace pogi::service {
 
-std::string TableArnOf(std::string_view table_name) {
+const std::string& NewTableRegion() { return StrictRegions() ? RequestRegion() : Region(); }
+
+std::string TableArnOf(std::string_view table_name, std::string_view region) {
   std::string arn = "arn:aws:dynamodb:";
-  arn.append(Region()).append(":").append(kAccountId).append(":table/").append(table_name);
+  arn.append(region.empty() ? std::string_view(NewTableRegion()) : region)
+      .append(":")
+      .append(kAccountId)
+      .append(":table/")
+      .append(table_name);
   return arn;
 }
 
 std::optional<std::string> TableNameOfArn(std::string_view arn) {
-  std::string prefix = TableArnOf("");
+  std::string_view region = RegionOfArn(arn);
+  if (!IsRegionName(region)) return std::nullopt;
+  std::string prefix = TableArnOf("", region);
   if (!arn.starts_with(prefix)) return std::nullopt;
   std::string_view name = arn.substr(prefix.size());
   if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
   return std::string(name);
-}
-
-std::string TableNameOrArn(const std::string& name_or_arn) {
-  if (!name_or_arn.starts_with("arn:")) return name_or_arn;
-  auto name = TableNameOfArn(name_or_arn);
-  return name ? *name : name_or_arn;
 }
 
 Result<std::string> ResolveTableName(const std::string& name_or_arn) {
@@ -52,7 +55,9 @@ Result<std::string> ResolveTableName(const std::string& name_or_arn) {
   // on record, so this is the wording of pogi's other ARN checks.
   if (!table)
     return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + name_or_arn);
-  if (parts[1] != "aws" || parts[3] != Region() || parts[4] != kAccountId) return name_or_arn;
+  // An ARN of any region names its table there (Catalog::FindNamed decides
+  // whether the request's region sees it).
+  if (parts[1] != "aws" || !IsRegionName(parts[3]) || parts[4] != kAccountId) return name_or_arn;
   return std::string(name);
 }
 

@@ -1,5 +1,5 @@
 // What the control-plane operations share: the account pogi answers as,
-// table ARNs (in pogi's region, service/core/region.h), tag checks, and the parts of CreateTable that
+// table ARNs (service/core/region.h), tag checks, and the parts of CreateTable that
 // restores reuse.
 #pragma once
 
@@ -16,23 +16,23 @@ namespace pogi::service {
 
 inline constexpr std::string_view kAccountId = "000000000000";
 
-// "arn:aws:dynamodb:REGION:000000000000:table/NAME", REGION pogi's
-// (service/core/region.h).
-std::string TableArnOf(std::string_view table_name);
+// The region a new table is made in: the home one, or under
+// --strict-regions the request's (service/core/region.h).
+const std::string& NewTableRegion();
 
-// The table name of a table ARN of pogi's account and region, or nullopt.
+// "arn:aws:dynamodb:REGION:000000000000:table/NAME", REGION `region` or
+// (empty) NewTableRegion().
+std::string TableArnOf(std::string_view table_name, std::string_view region = {});
+
+// The table name of a table ARN of pogi's account (any region), or nullopt.
 std::optional<std::string> TableNameOfArn(std::string_view arn);
 
-// The table named by `name_or_arn`, a name or (where DynamoDB accepts one)
-// a table ARN: the name it stands for.
-std::string TableNameOrArn(const std::string& name_or_arn);
-
-// The same for a request's TableName (after CheckTableNameOrArn): a table
-// ARN of pogi's account and region stands for its name; a table ARN of
-// another account or region comes back unchanged, so it names no table here
-// and the caller answers its own not-found error, as DynamoDB does for a
-// table it cannot see; any other ARN (an index's, a stream's, a backup's, or
-// not a DynamoDB ARN) is a ValidationException.
+// A request's TableName (after CheckTableNameOrArn): a table ARN of pogi's
+// account stands for its name (Catalog::FindNamed then looks in the ARN's
+// region); a table ARN of another account comes back unchanged, so it names
+// no table here and the caller answers its own not-found error, as DynamoDB
+// does for a table it cannot see; any other ARN (an index's, a stream's, a
+// backup's, or not a DynamoDB ARN) is a ValidationException.
 Result<std::string> ResolveTableName(const std::string& name_or_arn);
 
 // CreateTable's validation and description, without storing anything

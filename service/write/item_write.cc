@@ -129,7 +129,7 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
 }
 
 Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const Table& seen) {
-  auto table = catalog.Find(seen.description.table_name());
+  auto table = catalog.FindCurrent(seen);
   if (!table || table->id != seen.id) return Error::ResourceNotFound("Requested resource not found");
   return table;
 }

@@ -70,7 +70,7 @@ GATEWAY = DOOR == "gateway"
 # `pogi start` flags that are the HTTP door's: with a value, and without.
 _DOOR_FLAGS = ("--access-key-id", "--secret-access-key", "--max-connections", "--idle-timeout", "--threads",
                "--region")
-_DOOR_SWITCHES = ("--check-signatures", "--allow-unsigned", "--log-requests")
+_DOOR_SWITCHES = ("--check-signatures", "--allow-unsigned", "--log-requests", "--strict-regions")
 
 _live = set()  # every Server still running, killed at exit if a test forgot
 
@@ -421,13 +421,13 @@ class Server:
     def endpoint(self):
         return "http://%s:%d" % (LOCALHOST, self.port)
 
-    def client(self, **kw):
-        """A boto3 DynamoDB client pointed at this pogi, retries off."""
+    def client(self, region="us-east-1", service="dynamodb", **kw):
+        """A boto3 client of `service` pointed at this pogi, signed for `region`, retries off."""
         import boto3
         from botocore.config import Config
         cfg = Config(retries={"max_attempts": 1}, connect_timeout=5, read_timeout=30,
                      **kw)
-        return boto3.client("dynamodb", endpoint_url=self.endpoint, region_name="us-east-1",
+        return boto3.client(service, endpoint_url=self.endpoint, region_name=region,
                             aws_access_key_id="pogi-test", aws_secret_access_key="pogi-test",
                             config=cfg)
 

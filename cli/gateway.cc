@@ -38,6 +38,10 @@ int Gateway(const std::vector<std::string>& args) {
       return Refuse("invalid --region " + *r + " (an AWS region name, for example eu-west-1)");
     service::SetRegion(*r);
   }
+  // Under --strict-regions every region's scope is served. Without it the
+  // gateway serves its own region only: it does not see where the engine's
+  // tables live (global tables' replicas need --strict-regions here).
+  service::SetStrictRegions(flags.Has("strict-regions"));
   // Each HTTP thread waits for the engine's answer to its request: enough
   // of them that answers overlap, as they do in the engine.
   auto door = ReadHttpDoor(flags, static_cast<int>(std::max(8u, std::thread::hardware_concurrency())));

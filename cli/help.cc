@@ -103,7 +103,9 @@ const std::map<std::string, const char*> kHelp = {
      "  --threads N     HTTP threads, each waiting on one forwarded request (default\n"
      "                  the CPUs, at least 8)\n"
      "  Other flags as `pogi start`'s (give --region and --strict-regions as the\n"
-     "  engine has them, for --check-signatures' credential scope).\n"
+     "  engine has them, for --check-signatures' credential scope; a gateway with\n"
+     "  --check-signatures before replicas of global tables in other regions\n"
+     "  needs --strict-regions, since it does not see where they live).\n"
      "\n"
      "SIGINT or SIGTERM stops it cleanly.\n"},
     {"env",

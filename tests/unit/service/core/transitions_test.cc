@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "service/core/catalog.h"
+#include "service/core/region.h"
 
 namespace pogi::service {
 namespace {
@@ -174,7 +175,7 @@ TEST(TransitionsTest, CatalogLeavesOutAnIndexBeingDeletedAndTracksTheNextEnd) {
   EXPECT_TRUE(t->serves_items);
   EXPECT_EQ(t->transition_end, 40);
   EXPECT_EQ(catalog.next_transition_end(), 40);
-  catalog.Remove("orders");
+  catalog.Remove("orders", Region());
   EXPECT_EQ(catalog.next_transition_end(), kNoTransition);
 }
 

@@ -41,9 +41,11 @@ TEST(Sigv4SignerTest, SignedRequestPassesTheVerifier) {
   EXPECT_FALSE(gateway::VerifySignature(AsReceived(req), gateway::Credentials{"AKID", "other"}, now).ok());
   HttpRequest changed = req;
   changed.body = "{\"Limit\":1}";
+  // The request holds views: the new hash must outlive it.
+  const std::string changed_hash = sigv4::Sha256Hex(changed.body);
   gateway::SignedRequest r = AsReceived(changed);
   for (auto& [k, v] : r.headers) {
-    if (k == "X-Amz-Content-Sha256") v = sigv4::Sha256Hex(changed.body);
+    if (k == "X-Amz-Content-Sha256") v = changed_hash;
   }
   EXPECT_FALSE(gateway::VerifySignature(r, creds, now).ok());
 }

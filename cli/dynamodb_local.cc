@@ -26,7 +26,9 @@ constexpr LocalFlag kLocalFlags[] = {
     {"-port", true, "the HTTP port (default 8000)"},
     {"-inMemory", false, "keep nothing on disk (--in-memory)"},
     {"-dbPath", true, "the folder the database lives in (--data-dir)"},
-    {"-sharedDb", false, "one database for every client: always so in pogi"},
+    {"-sharedDb", false,
+     "one database for every client; without it each region has its own tables "
+     "(--strict-regions), as in DynamoDB Local, though not each access key"},
     {"-cors", true, "allowed origins: pogi allows every origin ('*', DynamoDB Local's default)"},
     {"-delayTransientStatuses", false,
      "an index added by UpdateTable stays CREATING for 30 s, a deleted one DELETING for 15 s "
@@ -74,7 +76,7 @@ bool IsDynamoDbLocalCommandLine(const std::vector<std::string>& args) {
 
 int StartAsDynamoDbLocal(const std::vector<std::string>& args) {
   std::vector<std::string> start;
-  bool in_memory = false, shared = false, delay = false, port_given = false;
+  bool in_memory = false, shared = false, delay = false, port_given = false, strict_given = false;
   std::string port = "8000", db_path = "null", cors = "null";
   for (size_t i = SkipJavaWords(args); i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -83,6 +85,7 @@ int StartAsDynamoDbLocal(const std::vector<std::string>& args) {
       // pogi's own flags (and anything else) go to `pogi start` as given.
       start.push_back(arg);
       if (arg == "--port" || arg.starts_with("--port=")) port_given = true;
+      if (arg == "--strict-regions") strict_given = true;
       continue;
     }
     std::string value;
@@ -112,6 +115,10 @@ int StartAsDynamoDbLocal(const std::vector<std::string>& args) {
   if (in_memory) start.push_back("--in-memory");
   if (delay) start.push_back("--delay-transient-statuses");
   if (db_path != "null") start.insert(start.end(), {"--data-dir", db_path});
+  // Without -sharedDb DynamoDB Local keeps a database per access key and
+  // region (ACCESSKEY_REGION.db): pogi gives each region its own tables, and
+  // shares them between access keys (docs/admin.md).
+  if (!shared && !strict_given) start.push_back("--strict-regions");
   // DynamoDB Local's start-up lines, which scripts and wait strategies look
   // for, then pogi's own log and "Ready." once it serves.
   std::printf(

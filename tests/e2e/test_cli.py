@@ -311,11 +311,27 @@ class DynamoDBLocalCommandLine(unittest.TestCase):
             proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=10)
 
-    def list_tables(self, port):
+    def client(self, port, region="us-east-1", key="k"):
         import boto3
-        c = boto3.client("dynamodb", endpoint_url="http://%s:%d" % (LOCALHOST, port), region_name="us-east-1",
-                         aws_access_key_id="k", aws_secret_access_key="s")
-        return c.list_tables()["TableNames"]
+        return boto3.client("dynamodb", endpoint_url="http://%s:%d" % (LOCALHOST, port), region_name=region,
+                            aws_access_key_id=key, aws_secret_access_key="s")
+
+    def list_tables(self, port, region="us-east-1", key="k"):
+        return self.client(port, region, key).list_tables()["TableNames"]
+
+    def test_regions_apart_without_shared_db(self):
+        # DynamoDB Local without -sharedDb: a database per access key and
+        # region; pogi: per region only. With -sharedDb: one for all.
+        for shared in (False, True):
+            port = free_port()
+            self.start(*(["-inMemory", "-port", str(port), "--grpc-port", "0"] + (["-sharedDb"] if shared else [])))
+            self.client(port, "eu-west-1").create_table(
+                TableName="apart", BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+            self.assertEqual(self.list_tables(port, "eu-west-1"), ["apart"])
+            self.assertEqual(self.list_tables(port, "eu-west-1", key="other"), ["apart"])
+            self.assertEqual(self.list_tables(port, "us-east-1"), ["apart"] if shared else [], shared)
 
     def test_its_flags_start_pogi_with_its_banner(self):
         port = free_port()

@@ -59,10 +59,10 @@ int Admin(const std::string& command, const std::vector<std::string>& args) {
     if (!s.ok()) return CallFailed(s, address);
     std::printf(
         "version   %s\nuptime    %.1f s\nhttp      %d\ngrpc      %d\nstorage   %s\ntables    %lld\nitems     "
-        "%lld\n",
+        "%lld\njobs      %lld in progress (pogi jobs)\n",
         resp.version().c_str(), resp.uptime_seconds(), resp.http_port(), resp.grpc_port(),
         resp.in_memory() ? "in memory" : resp.data_dir().c_str(), static_cast<long long>(resp.table_count()),
-        static_cast<long long>(resp.item_count()));
+        static_cast<long long>(resp.item_count()), static_cast<long long>(resp.jobs_in_progress()));
     return 0;
   }
   if (command == "tables") {

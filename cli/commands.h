@@ -21,6 +21,9 @@ int Snapshot(const std::vector<std::string>& args);
 int FaultsCommand(const std::vector<std::string>& args);
 // `pogi lag [DURATION | off] [--table T]`.
 int Lag(const std::vector<std::string>& args);
+// `pogi jobs [--kind K] [--json] | pogi jobs cancel ARN`: exports, imports
+// and bulk operations.
+int Jobs(const std::vector<std::string>& args);
 int Export(const std::vector<std::string>& args);
 int Import(const std::vector<std::string>& args);
 // scan, query, get, put, delete over the DynamoDB gRPC service.

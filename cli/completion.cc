@@ -9,7 +9,8 @@ namespace pogi::cli {
 namespace {
 
 constexpr const char* kCommands =
-    "start gateway env status tables describe stop reset snapshot export import faults lag scan query get "
+    "start gateway env status tables describe stop reset snapshot export import faults lag jobs scan query "
+    "get "
     "put delete "
     "tail top watch clock close-shard completion help";
 
@@ -28,6 +29,7 @@ int Completion(const std::vector<std::string>& args) {
         "      snapshot) COMPREPLY=($(compgen -W \"save restore list rm\" -- \"$cur\")) ;;\n"
         "      faults) COMPREPLY=($(compgen -W \"add list clear\" -- \"$cur\")) ;;\n"
         "      lag) COMPREPLY=($(compgen -W \"off\" -- \"$cur\")) ;;\n"
+        "      jobs) COMPREPLY=($(compgen -W \"cancel\" -- \"$cur\")) ;;\n"
         "      completion) COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\")) ;;\n"
         "    esac\n"
         "  fi\n"
@@ -47,6 +49,7 @@ int Completion(const std::vector<std::string>& args) {
         "      snapshot) compadd save restore list rm ;;\n"
         "      faults) compadd add list clear ;;\n"
         "      lag) compadd off ;;\n"
+        "      jobs) compadd cancel ;;\n"
         "      completion) compadd bash zsh fish ;;\n"
         "    esac\n"
         "  fi\n"
@@ -60,6 +63,7 @@ int Completion(const std::vector<std::string>& args) {
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from snapshot' -a 'save restore list rm'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from faults' -a 'add list clear'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from lag' -a 'off'\n");
+    std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from jobs' -a 'cancel'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n");
     return 0;
   }

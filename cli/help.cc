@@ -258,6 +258,19 @@ const std::map<std::string, const char*> kHelp = {
      "pogi's clock (`pogi clock freeze` does not stop it).\n"
      "\n"
      "example: pogi lag 500ms --table orders\n"},
+    {"jobs",
+     "usage: pogi jobs [--kind export|import|bulk] [--json] [--host H] [--grpc-port G]\n"
+     "       pogi jobs cancel ARN\n"
+     "\n"
+     "Lists the exports (ExportTableToPointInTime), imports (ImportTable) and bulk\n"
+     "operations (StartBulkPutItems) of a running pogi, oldest first: status,\n"
+     "table, items written so far, errors, start time and ARN, with the failure\n"
+     "and the first errors of each (an import's errors as DynamoDB would log them\n"
+     "to CloudWatch). --json prints one JSON object a job. `cancel` stops an\n"
+     "import (its table is dropped) or a bulk operation in progress: CANCELLING,\n"
+     "then CANCELLED.\n"
+     "\n"
+     "example: pogi jobs --kind import\n"},
     {"faults",
      "usage: pogi faults add --operation OP[,OP...] [--table T[,T...]] [--key-prefix P]\n"
      "                       [--door http|grpc]\n"
@@ -312,6 +325,7 @@ void PrintUsage() {
       "  completion print shell completion (bash, zsh, fish)\n"
       "  faults     make chosen requests fail on purpose (errors, latency, cuts)\n"
       "  lag        make eventually consistent reads see older data\n"
+      "  jobs       exports, imports and bulk puts in progress or done\n"
       "  help CMD   help for one command\n"
       "\n"
       "  --version  print the version, commit and build date\n"

@@ -5,6 +5,7 @@
 
 #include "common/log.h"
 #include "jobs/export_job.h"
+#include "jobs/import_job.h"
 
 namespace pogi::jobs {
 namespace {
@@ -13,7 +14,15 @@ constexpr auto kScanInterval = std::chrono::seconds(2);
 
 bool InProgress(const v1::StoredJob& job) {
   if (job.has_export_()) return job.export_().export_status() == "IN_PROGRESS";
+  if (job.has_import()) {
+    const std::string& s = job.import().import_status();
+    return s == "IN_PROGRESS" || s == "CANCELLING";
+  }
   return false;
+}
+
+const std::string& ArnOf(const v1::StoredJob& job) {
+  return job.has_import() ? job.import().import_arn() : job.export_().export_arn();
 }
 
 }  // namespace
@@ -51,7 +60,7 @@ void JobRunner::Loop() {
 }
 
 void JobRunner::StartDueJobs() {
-  for (const char* kind : {"export"}) {
+  for (const char* kind : {"export", "import"}) {
     auto jobs = engine_.ListJobs(kind);
     if (!jobs.ok()) {
       log::Warn("jobs: cannot list " + std::string(kind) + "s: " + jobs.error().message());
@@ -59,7 +68,7 @@ void JobRunner::StartDueJobs() {
     }
     for (const v1::StoredJob& job : *jobs) {
       if (!InProgress(job)) continue;
-      const std::string& arn = job.export_().export_arn();
+      const std::string& arn = ArnOf(job);
       {
         std::lock_guard lock(mu_);
         if (stop_ || running_.count(arn) || static_cast<int>(running_.size()) >= workers_) continue;
@@ -90,7 +99,9 @@ void JobRunner::RunOne(std::string arn, std::string kind) {
   auto job = engine_.GetJob(arn);
   if (job.ok() && *job && InProgress(**job)) {
     log::Info("jobs: running " + kind + " " + arn);
-    Status s = RunExport(engine_, *store_, arn, std::move(**job), [this, &arn] { return KeepGoing(arn); });
+    auto keep_going = [this, &arn] { return KeepGoing(arn); };
+    Status s = kind == "import" ? RunImport(engine_, *store_, arn, std::move(**job), keep_going)
+                                : RunExport(engine_, *store_, arn, std::move(**job), keep_going);
     if (!s.ok()) log::Warn("jobs: " + kind + " " + arn + " could not be recorded: " + s.error().message());
   }
   std::lock_guard lock(mu_);

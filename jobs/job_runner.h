@@ -1,4 +1,4 @@
-// JobRunner: runs exports (and, later, imports and bulk operations) in the
+// JobRunner: runs exports and imports (and, later, bulk operations) in the
 // background, on threads of its own, until destroyed. It picks up a job the
 // moment an action starts one (Engine::set_job_started), and every few
 // seconds looks for jobs left IN_PROGRESS: one that was running when pogi

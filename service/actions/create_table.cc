@@ -38,9 +38,10 @@ std::string RenderKeySchema(const google::protobuf::RepeatedPtrField<v1::KeySche
 // DynamoDB's upper bound on provisioned capacity units.
 constexpr int64_t kMaxCapacityUnits = 1000000000000;
 
+}  // namespace
+
 // The member constraints, reported together as DynamoDB does.
-Status CheckMembers(const v1::CreateTableRequest& req) {
-  Constraints c;
+void CheckCreateTableMembers(Constraints& c, const v1::CreateTableRequest& req) {
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.attribute_definitions_size() > 0, "attributeDefinitions");
   // An absent and an empty list look the same here; DynamoDB names the
@@ -91,8 +92,9 @@ Status CheckMembers(const v1::CreateTableRequest& req) {
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
                       "localSecondaryIndexes." + std::to_string(i + 1) + ".member", /*global=*/false);
   }
-  return c.Finish();
 }
+
+namespace {
 
 // Each index's own rules, their number, and unique names.
 Status CheckIndexes(const v1::CreateTableRequest& req) {
@@ -289,10 +291,16 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
 
 }  // namespace
 
-Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now) {
-  POGI_RETURN_IF_ERROR(CheckMembers(req));
+Result<v1::TableDescription> NewTableDescriptionOfChecked(const v1::CreateTableRequest& req, double now) {
   POGI_RETURN_IF_ERROR(CheckSchema(req));
   return BuildDescription(req, now);
+}
+
+Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now) {
+  Constraints c;
+  CheckCreateTableMembers(c, req);
+  POGI_RETURN_IF_ERROR(c.Finish());
+  return NewTableDescriptionOfChecked(req, now);
 }
 
 Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest& req) {

@@ -9,11 +9,10 @@
 // DynamoDB answers). A full export is the table at ExportTime (default:
 // now); an incremental one the changes in [ExportFromTime, ExportToTime).
 #include <cmath>
-#include <random>
 
-#include "common/sigv4.h"
 #include "service/engine/engine.h"
 #include "service/validate/control_plane.h"
+#include "service/validate/s3_requests.h"
 #include "service/write/pitr_history.h"
 
 namespace pogi::service {
@@ -27,24 +26,6 @@ constexpr double kMaxIncrementalSeconds = 24 * 3600;
 
 Error ExportNotFound(const std::string& arn) {
   return Error(ErrorCode::kExportNotFound, "Export not found: " + arn);
-}
-
-// DynamoDB's export ids: the start in milliseconds (14 digits), '-', 8 hex
-// digits.
-std::string NewExportId(double now) {
-  static thread_local std::mt19937 rng{std::random_device{}()};
-  char buf[32];
-  snprintf(buf, sizeof(buf), "%014lld-%08x", static_cast<long long>(std::llround(now * 1000)),
-           static_cast<unsigned>(rng()));
-  return buf;
-}
-
-// What a ClientToken's request was: the hex SHA-256 of the request
-// without its token (hex: StoredJob keeps it in a string field, which must
-// hold UTF-8).
-std::string Fingerprint(v1::ExportTableToPointInTimeRequest req) {
-  req.clear_client_token();
-  return sigv4::Sha256Hex(req.SerializeAsString());
 }
 
 }  // namespace
@@ -115,7 +96,7 @@ Result<v1::ExportTableToPointInTimeResponse> Engine::ExportTableToPointInTime(
                    "ExportTime must be within the point-in-time recovery window of the table");
     }
   }
-  std::string fingerprint = Fingerprint(req);
+  std::string fingerprint = RequestFingerprint(req);
   std::string token_key = req.has_client_token() ? "export-token/" + req.client_token() : "";
   if (!token_key.empty()) {
     std::optional<std::string> arn;
@@ -139,7 +120,7 @@ Result<v1::ExportTableToPointInTimeResponse> Engine::ExportTableToPointInTime(
   job.set_table_id(table->id);
   job.set_request_fingerprint(fingerprint);
   v1::ExportDescription& d = *job.mutable_export_();
-  d.set_export_arn(table->description.table_arn() + "/export/" + NewExportId(now));
+  d.set_export_arn(table->description.table_arn() + "/export/" + NewJobId(now));
   d.set_export_status("IN_PROGRESS");
   d.set_start_time(now);
   d.set_table_arn(table->description.table_arn());

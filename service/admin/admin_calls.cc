@@ -303,7 +303,7 @@ Result<std::unique_ptr<google::protobuf::Message>> Invoke(Engine& engine,
   AdminCall { #name, &Req::default_instance(), &Invoke < Req, Resp, &Admin##name> }
 
 const auto& Calls() {
-  static const std::array<AdminCall, 16> kCalls = {
+  static const std::array<AdminCall, 18> kCalls = {
       POGI_ADMIN_CALL(Tables, v1::ListTablesSummaryRequest, v1::ListTablesSummaryResponse),
       POGI_ADMIN_CALL(DescribeTable, v1::AdminDescribeTableRequest, v1::AdminDescribeTableResponse),
       POGI_ADMIN_CALL(Reset, v1::ResetRequest, v1::ResetResponse),
@@ -320,6 +320,8 @@ const auto& Calls() {
       POGI_ADMIN_CALL(FreezeClock, v1::FreezeClockRequest, v1::ClockState),
       POGI_ADMIN_CALL(ResumeClock, v1::ResumeClockRequest, v1::ClockState),
       POGI_ADMIN_CALL(GetMetrics, v1::GetMetricsRequest, v1::GetMetricsResponse),
+      POGI_ADMIN_CALL(ListJobs, v1::ListJobsRequest, v1::ListJobsResponse),
+      POGI_ADMIN_CALL(CancelJob, v1::CancelJobRequest, v1::CancelJobResponse),
   };
   return kCalls;
 }

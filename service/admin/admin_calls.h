@@ -39,6 +39,10 @@ Result<v1::ClockState> AdminAdvanceClock(Engine& engine, const v1::AdvanceClockR
 Result<v1::ClockState> AdminFreezeClock(Engine& engine, const v1::FreezeClockRequest& req);
 Result<v1::ClockState> AdminResumeClock(Engine& engine, const v1::ResumeClockRequest& req);
 Result<v1::GetMetricsResponse> AdminGetMetrics(Engine& engine, const v1::GetMetricsRequest& req);
+// Exports, imports and bulk operations (admin_jobs.cc), oldest first, and
+// the cancel of an import or bulk operation in progress.
+Result<v1::ListJobsResponse> AdminListJobs(Engine& engine, const v1::ListJobsRequest& req);
+Result<v1::CancelJobResponse> AdminCancelJob(Engine& engine, const v1::CancelJobRequest& req);
 
 // The calls above by their rpc name ("Tables", "AdvanceClock"), type-erased
 // like the operation table, for doors that dispatch by name.

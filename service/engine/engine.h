@@ -24,6 +24,7 @@
 #include "service/core/read_lag.h"
 #include "service/core/transitions.h"
 #include "service/streams/streams.h"
+#include "service/value/item.h"
 #include "service/write/change_capture.h"
 #include "service/write/change_feed.h"
 #include "service/write/transaction_tokens.h"
@@ -32,6 +33,12 @@
 namespace pogi::service {
 
 class PartiqlRunner;  // service/partiql/runner.h
+
+// An item with its encoded key (an import's, loaded by LoadImportedItems).
+struct KeyedItem {
+  storage::EncodedKey key;
+  value::AttributeMap item;
+};
 
 struct TableStats {
   std::string name;
@@ -111,6 +118,12 @@ class Engine {
       const v1::ExportTableToPointInTimeRequest& req);
   Result<v1::DescribeExportResponse> DescribeExport(const v1::DescribeExportRequest& req);
   Result<v1::ListExportsResponse> ListExports(const v1::ListExportsRequest& req);
+  // Imports from S3 (service/actions/imports.cc): the action creates the
+  // table, CREATING, and records the import; jobs/ reads the objects and
+  // loads the items in the background through the methods below.
+  Result<v1::ImportTableResponse> ImportTable(const v1::ImportTableRequest& req);
+  Result<v1::DescribeImportResponse> DescribeImport(const v1::DescribeImportRequest& req);
+  Result<v1::ListImportsResponse> ListImports(const v1::ListImportsRequest& req);
 
   // Jobs: exports, imports and bulk operations, kept in storage
   // (engine_jobs.cc). The actions start them; the job runner (jobs/) runs
@@ -121,12 +134,35 @@ class Engine {
   Result<std::optional<v1::StoredJob>> GetJob(const std::string& arn);
   // Stores `job` (a new one, or its progress) under `arn`.
   Status SaveJob(const std::string& arn, std::string_view kind, double created, const v1::StoredJob& job);
+  // Changes the stored job `arn` with `change` in one storage write that
+  // starts from what is stored (a cancel asked for meanwhile is kept).
+  Status UpdateJob(const std::string& arn, const std::function<Status(v1::StoredJob&)>& change);
   // Whether this process runs job `arn` now (the lease of several
   // processes sharing a database; renewed while held).
   Result<bool> HoldJobLease(const std::string& arn) { return storage_->HoldLease("job/" + arn, kJobLeaseSeconds); }
   static constexpr double kJobLeaseSeconds = 10;
   // Called after a job is started, so that the runner picks it up at once.
   void set_job_started(std::function<void()> fn) { job_started_ = std::move(fn); }
+  // Asks the import or bulk operation `arn` to stop (admin CancelJob;
+  // CancelBulkOperation): its stored state with cancel_requested set and
+  // the status CANCELLING; the runner ends it CANCELLED. Fails for an
+  // export or a job no longer in progress.
+  Result<v1::StoredJob> RequestJobCancel(const std::string& arn);
+
+  // The table of an import, for the job runner (engine_imports.cc). It is
+  // CREATING (it serves no item) from ImportTable until EndImportLoad.
+  // Empties it, for a run from the start (a restart runs an import again):
+  // the table, made again as ImportTable described it; its storage id goes
+  // in job.table_id. Fails when the table is gone (deleted by a reset).
+  Result<std::shared_ptr<const Table>> StartImportLoad(v1::StoredJob& job);
+  // Writes `items` (validated, with their keys) into the import's table in
+  // one storage write, through the write path: counters and every index
+  // exact, no stream record (an imported table has no stream), as a later
+  // item of the same key replaces an earlier one.
+  Status LoadImportedItems(const Table& table, const std::vector<KeyedItem>& items);
+  // Ends the import's CREATING: the table ACTIVE with what was loaded, or
+  // (`keep` false: a failed or cancelled import) dropped.
+  Status EndImportLoad(const Table& table, bool keep);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();

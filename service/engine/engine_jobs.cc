@@ -46,4 +46,34 @@ Status Engine::SaveJob(const std::string& arn, std::string_view kind, double cre
   return storage_->Write([&](storage::WriteTxn& txn) { return txn.PutJob(record); });
 }
 
+Status Engine::UpdateJob(const std::string& arn, const std::function<Status(v1::StoredJob&)>& change) {
+  return storage_->Write([&](storage::WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(auto row, txn.GetJob(arn));
+    if (!row) return Error::ResourceNotFound("Job not found: " + arn);
+    POGI_ASSIGN_OR_RETURN(v1::StoredJob job, ParseJob(*row));
+    POGI_RETURN_IF_ERROR(change(job));
+    row->state = job.SerializeAsString();
+    return txn.PutJob(*row);
+  });
+}
+
+Result<v1::StoredJob> Engine::RequestJobCancel(const std::string& arn) {
+  v1::StoredJob out;
+  POGI_RETURN_IF_ERROR(UpdateJob(arn, [&](v1::StoredJob& job) -> Status {
+    std::string* status = nullptr;
+    if (job.has_import()) status = job.mutable_import()->mutable_import_status();
+    if (job.has_bulk()) status = job.mutable_bulk()->mutable_bulk_operation_status();
+    if (!status) return Error::Validation("an export cannot be cancelled");
+    if (*status != "IN_PROGRESS" && *status != "CANCELLING") {
+      return Error::Validation("the job is " + *status + ", not in progress");
+    }
+    job.set_cancel_requested(true);
+    *status = "CANCELLING";
+    out = job;
+    return Status::Ok();
+  }));
+  if (job_started_) job_started_();  // the runner looks again at once
+  return out;
+}
+
 }  // namespace pogi::service

@@ -53,6 +53,10 @@ class AdminRpcs : public v1::Admin::CallbackService {
                                        v1::ReadLagState* resp) override;
   grpc::ServerUnaryReactor* GetReadLag(grpc::CallbackServerContext* ctx, const v1::GetReadLagRequest* req,
                                        v1::ReadLagState* resp) override;
+  grpc::ServerUnaryReactor* ListJobs(grpc::CallbackServerContext* ctx, const v1::ListJobsRequest* req,
+                                     v1::ListJobsResponse* resp) override;
+  grpc::ServerUnaryReactor* CancelJob(grpc::CallbackServerContext* ctx, const v1::CancelJobRequest* req,
+                                      v1::CancelJobResponse* resp) override;
 
   grpc::ServerUnaryReactor* GetClock(grpc::CallbackServerContext* ctx, const v1::GetClockRequest* req,
                                      v1::ClockState* resp) override;

@@ -143,4 +143,14 @@ grpc::ServerUnaryReactor* AdminRpcs::ClockReply(grpc::CallbackServerContext* ctx
   return Done(ctx, result.error());
 }
 
+grpc::ServerUnaryReactor* AdminRpcs::ListJobs(grpc::CallbackServerContext* ctx,
+                                              const v1::ListJobsRequest* req, v1::ListJobsResponse* resp) {
+  return Reply(ctx, service::AdminListJobs(engine_, *req), resp);
+}
+
+grpc::ServerUnaryReactor* AdminRpcs::CancelJob(grpc::CallbackServerContext* ctx,
+                                               const v1::CancelJobRequest* req, v1::CancelJobResponse* resp) {
+  return Reply(ctx, service::AdminCancelJob(engine_, *req), resp);
+}
+
 }  // namespace pogi::rpc

@@ -186,6 +186,18 @@ class AdminService final : public AdminRpcs {
     int64_t items = 0;
     for (const auto& t : *stats) items += t.item_count;
     resp->set_item_count(items);
+    int64_t running = 0;
+    for (const char* kind : {"export", "import", "bulk"}) {
+      auto jobs = engine_.ListJobs(kind);
+      if (!jobs.ok()) continue;
+      for (const auto& j : *jobs) {
+        const std::string& s = j.has_export_()  ? j.export_().export_status()
+                               : j.has_import() ? j.import().import_status()
+                                                : j.bulk().bulk_operation_status();
+        running += s == "IN_PROGRESS" || s == "CANCELLING";
+      }
+    }
+    resp->set_jobs_in_progress(running);
     reactor->Finish(grpc::Status::OK);
     return reactor;
   }

@@ -18,14 +18,14 @@ size_t CharCount(const std::string& s) {
 
 void Constraints::Required(bool present, std::string_view path) {
   if (!present) {
-    Add("Value null at '" + std::string(path) + "' failed to satisfy constraint: Member must not be null");
+    Add("Value null at '" + At(path) + "' failed to satisfy constraint: Member must not be null");
   }
 }
 
 void Constraints::Length(const std::string* value, size_t min, size_t max, std::string_view path) {
   if (!value) return;
   size_t n = CharCount(*value);
-  std::string head = "Value " + Quoted(value) + " at '" + std::string(path) +
+  std::string head = "Value " + Quoted(value) + " at '" + At(path) +
                      "' failed to satisfy constraint: Member must have length ";
   if (n < min) {
     Add(head + "greater than or equal to " + std::to_string(min));
@@ -39,10 +39,18 @@ void Constraints::NamePattern(const std::string* value, std::string_view path) {
   bool matches = !value->empty();  // the pattern's "+" needs one character
   for (unsigned char c : *value) matches = matches && (isalnum(c) || c == '_' || c == '.' || c == '-');
   if (!matches) {
-    Add("Value " + Quoted(value) + " at '" + std::string(path) +
+    Add("Value " + Quoted(value) + " at '" + At(path) +
         "' failed to satisfy constraint: Member must satisfy regular expression pattern: "
         "[a-zA-Z0-9_.-]+");
   }
+}
+
+void Constraints::Pattern(const std::string* value, bool matches, std::string_view pattern,
+                          std::string_view path) {
+  if (!value || matches) return;
+  Add("Value " + Quoted(value) + " at '" + At(path) +
+      "' failed to satisfy constraint: Member must satisfy regular expression pattern: " +
+      std::string(pattern));
 }
 
 void Constraints::OneOf(const std::string* value, std::initializer_list<std::string_view> allowed,
@@ -54,12 +62,12 @@ void Constraints::OneOf(const std::string* value, std::initializer_list<std::str
     if (!set.empty()) set += ", ";
     set += a;
   }
-  Add("Value " + Quoted(value) + " at '" + std::string(path) +
+  Add("Value " + Quoted(value) + " at '" + At(path) +
       "' failed to satisfy constraint: Member must satisfy enum value set: [" + set + "]");
 }
 
 void Constraints::Count(size_t n, size_t min, size_t max, std::string_view rendered, std::string_view path) {
-  std::string head = "Value '" + std::string(rendered) + "' at '" + std::string(path) +
+  std::string head = "Value '" + std::string(rendered) + "' at '" + At(path) +
                      "' failed to satisfy constraint: Member must have length ";
   if (n < min) {
     Add(head + "greater than or equal to " + std::to_string(min));
@@ -82,9 +90,17 @@ void Constraints::Parameters(const v1::AttributeValueList* list, std::string_vie
 
 void Constraints::AtLeast(std::optional<int64_t> value, int64_t min, std::string_view path) {
   if (value && *value < min) {
-    Add("Value '" + std::to_string(*value) + "' at '" + std::string(path) +
+    Add("Value '" + std::to_string(*value) + "' at '" + At(path) +
         "' failed to satisfy constraint: Member must have value greater than or equal to " +
         std::to_string(min));
+  }
+}
+
+void Constraints::AtMost(std::optional<int64_t> value, int64_t max, std::string_view path) {
+  if (value && *value > max) {
+    Add("Value '" + std::to_string(*value) + "' at '" + At(path) +
+        "' failed to satisfy constraint: Member must have value less than or equal to " +
+        std::to_string(max));
   }
 }
 

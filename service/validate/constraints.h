@@ -24,6 +24,9 @@ class Constraints {
   void Length(const std::string* value, size_t min, size_t max, std::string_view path);
   // String matching [a-zA-Z0-9_.-]+ (table and index names).
   void NamePattern(const std::string* value, std::string_view path);
+  // A string matching the regular expression `pattern` (`matches`: whether
+  // it does, as the caller worked it out).
+  void Pattern(const std::string* value, bool matches, std::string_view pattern, std::string_view path);
   // One of `allowed`.
   void OneOf(const std::string* value, std::initializer_list<std::string_view> allowed,
              std::string_view path);
@@ -38,6 +41,12 @@ class Constraints {
   void Parameters(const v1::AttributeValueList* list, std::string_view path);
   // A number no smaller than `min`.
   void AtLeast(std::optional<int64_t> value, int64_t min, std::string_view path);
+  // A number no larger than `max`.
+  void AtMost(std::optional<int64_t> value, int64_t max, std::string_view path);
+
+  // Every path given from now on is read under `prefix` ("tableCreationParameters."):
+  // the members of a structure nested in the request.
+  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
 
   void Add(std::string message) { errors_.push_back(std::move(message)); }
   bool ok() const { return errors_.empty(); }
@@ -45,7 +54,10 @@ class Constraints {
   Status Finish() const;
 
  private:
+  std::string At(std::string_view path) const { return prefix_ + std::string(path); }
+
   std::vector<std::string> errors_;
+  std::string prefix_;
 };
 
 // ReadCapacityUnits and WriteCapacityUnits of a ProvisionedThroughput at

@@ -38,6 +38,12 @@ Result<std::string> ResolveTableName(const std::string& name_or_arn);
 // CreateTable's validation and description, without storing anything
 // (service/actions/create_table.cc).
 Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now);
+// The two halves of NewTableDescription, for a request that holds a table's
+// parameters among its own members (ImportTable's TableCreationParameters):
+// CreateTable's member constraints, into `c` (whose prefix names where the
+// parameters sit), then the rules between the members and the description.
+void CheckCreateTableMembers(Constraints& c, const v1::CreateTableRequest& req);
+Result<v1::TableDescription> NewTableDescriptionOfChecked(const v1::CreateTableRequest& req, double now);
 
 // CreateTable's Tags (and ResourcePolicy), their member constraints already
 // checked, held to the rules beyond those and put into `settings`.

@@ -297,6 +297,17 @@ class GrpcDynamoDB(ServerTestCase):
         self.assertEqual(described.export_description.export_arn, export.export_arn)
         listed = self.call("ListExports", pb.ListExportsRequest(table_arn=arn))
         self.assertEqual([s.export_arn for s in listed.export_summaries], [export.export_arn])
+        imported = self.call("ImportTable", pb.ImportTableRequest(
+            s3_bucket_source=pb.S3BucketSource(s3_bucket="grpc-bucket"), input_format="CSV",
+            table_creation_parameters=pb.TableCreationParameters(
+                table_name="grpc-imported", billing_mode="PAY_PER_REQUEST",
+                attribute_definitions=[pb.AttributeDefinition(attribute_name="pk", attribute_type="S")],
+                key_schema=[pb.KeySchemaElement(attribute_name="pk", key_type="HASH")]))).import_table_description
+        self.assertEqual(imported.import_status, "IN_PROGRESS")
+        described = self.call("DescribeImport", pb.DescribeImportRequest(import_arn=imported.import_arn))
+        self.assertEqual(described.import_table_description.table_arn, imported.table_arn)
+        listed = self.call("ListImports", pb.ListImportsRequest(table_arn=imported.table_arn))
+        self.assertEqual([s.import_arn for s in listed.import_summary_list], [imported.import_arn])
 
     def test_zz_every_operation_was_called(self):
         every = {m[0] for m in grpc_client.service_methods(pb, "DynamoDB")}

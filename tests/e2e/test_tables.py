@@ -421,7 +421,7 @@ class TablesThroughTheCli(ServerTestCase):
 class UnimplementedOperations(ServerTestCase):
     """Operations pogi does not implement answer UnknownOperationException (400)."""
 
-    OPS = ["DescribeImport", "StartBulkPutItems", "DescribeGlobalTable",
+    OPS = ["StartBulkPutItems", "DescribeGlobalTable",
            "DescribeKinesisStreamingDestination"]
 
     def test_unknown_operation_for_unimplemented(self):

@@ -1,8 +1,9 @@
-"""Exports bench (issue 26): ExportTableToPointInTime of a table of N items
-(default 100,000) to the folder store: items per second, the server's RSS
-while it runs (sampled every 20 ms) against before, and what a GetItem costs
-(latency at concurrency 1) while the export runs against idle, in the same
-run. Usage: POGI_BIN=build/pogi python3 bench/exports.py [items]"""
+"""Exports and imports bench (issue 26): ExportTableToPointInTime of a table
+of N items (default 100,000) to the folder store: items per second, the
+server's RSS while it runs (sampled every 20 ms) against before, and what a
+GetItem costs (latency at concurrency 1) while the export runs against idle,
+in the same run; then ImportTable of that export into a new table: items per
+second and RSS. Usage: POGI_BIN=build/pogi python3 bench/exports.py [items]"""
 
 import json
 import os
@@ -107,6 +108,35 @@ def main():
               "(p99 %.0f, %d calls)" % (statistics.median(idle), sorted(idle)[int(len(idle) * .99)],
                                         statistics.median(during), sorted(during)[int(len(during) * .99)],
                                         len(during)))
+
+        # The export back into a new table, through the write path.
+        rss_before = rss_mb(server.proc.pid)
+        samples.clear()
+        done.clear()
+        sampler = threading.Thread(target=sample)
+        base = status["ExportManifest"].rsplit("/", 1)[0] + "/"
+        t0 = time.monotonic()
+        imp = call("ImportTable", {
+            "S3BucketSource": {"S3Bucket": "bench", "S3KeyPrefix": base}, "InputFormat": "DYNAMODB_JSON",
+            "InputCompressionType": "GZIP",
+            "TableCreationParameters": {
+                "TableName": "copy", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]}})["ImportTableDescription"]
+        sampler.start()
+        while True:
+            d = call("DescribeImport", {"ImportArn": imp["ImportArn"]})["ImportTableDescription"]
+            if d["ImportStatus"] not in ("IN_PROGRESS", "CANCELLING"):
+                break
+            time.sleep(0.01)
+        elapsed = time.monotonic() - t0
+        done.set()
+        sampler.join()
+        print("import of %d items: %s in %.2f s, %.0f items/s (%d errors)" %
+              (d["ImportedItemCount"], d["ImportStatus"], elapsed, d["ImportedItemCount"] / elapsed,
+               d["ErrorCount"]))
+        print("server RSS: %.1f MB before, %.1f MB at most during the import (%d samples)" %
+              (rss_before, max(samples), len(samples)))
         conn.close()
 
 

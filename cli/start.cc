@@ -48,7 +48,8 @@ int Start(const std::vector<std::string>& args) {
                "s3-endpoint",
                "s3-access-key-id",
                "s3-secret-access-key",
-               "s3-region"},
+               "s3-region",
+               "vector-cache"},
               {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
                "no-console", "delay-transient-statuses", "s3-path-style", "strict-regions"});
   std::string error;
@@ -138,6 +139,15 @@ int Start(const std::vector<std::string>& args) {
     if (v->empty() || *end != '\0' || parsed < 1) return Refuse("invalid --item-collection-limit " + *v);
     collection_limit = parsed;
   }
+  size_t vector_cache = service::Engine::kDefaultVectorCacheBytes;
+  if (auto v = flags.Get("vector-cache")) {
+    char* end = nullptr;
+    long long mb = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || mb < 0 || mb > (1ll << 40)) {
+      return Refuse("invalid --vector-cache " + *v + " (megabytes, 0 or more)");
+    }
+    vector_cache = static_cast<size_t>(mb) << 20;
+  }
   // Half the CPUs by default: the clients under test run on the same
   // machine, and storage serializes on one connection anyway, so more HTTP
   // threads only add lock hand-offs (measured on 2 cores: one thread serves
@@ -157,6 +167,7 @@ int Start(const std::vector<std::string>& args) {
   if (!engine.ok()) return Refuse(engine.error().message());
   (*engine)->set_stream_shard_seconds(shard_hours * 3600);
   (*engine)->set_transient_delays(delays);
+  (*engine)->vector_cache().set_budget(vector_cache);
 
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
   gateway::LocalBackend backend(**engine);

@@ -611,6 +611,7 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
       v1::ListContributorInsightsResponse::descriptor()->FindFieldByName("contributor_insights_summaries"),
       v1::DescribeEndpointsResponse::descriptor()->FindFieldByName("endpoints"),
       v1::ExecuteTransactionResponse::descriptor()->FindFieldByName("responses"),
+      v1::SearchVectorsResponse::descriptor()->FindFieldByName("search_results"),
   };
   return kFields.count(f) > 0;
 }

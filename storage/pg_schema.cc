@@ -15,6 +15,8 @@ namespace {
 
 // DO NOT CHANGE without a migration: the format version of a schema.
 // 1: the first PostgreSQL format (SQLite format 7's tables, keys by digest).
+//    vector_entries and vector_generations came later within format 1: a
+//    schema without them gains them empty (PreparePgSchema).
 constexpr int64_t kPgFormatVersion = 1;
 
 struct TableDef {
@@ -69,6 +71,16 @@ const std::vector<TableDef>& Tables() {
       {{"jobs", "arn, kind, created_us, state"},
        "arn TEXT NOT NULL, kind TEXT NOT NULL, created_us BIGINT NOT NULL, state BYTEA NOT NULL",
        "arn"},
+      // Vector index entries (partition and table key by digest, as
+      // above), and the generation of each slot of a partition.
+      {{"vector_entries", "index_id, pkd, slot, tpkd, tsk, pk, tpk, size, vec, filters"},
+       "index_id BIGINT NOT NULL, pkd BYTEA NOT NULL, slot BIGINT NOT NULL, tpkd BYTEA NOT NULL, "
+       "tsk BYTEA NOT NULL, pk BYTEA NOT NULL, tpk BYTEA NOT NULL, size BIGINT NOT NULL, vec BYTEA NOT NULL, "
+       "filters BYTEA NOT NULL",
+       "index_id, pkd, slot, tpkd, tsk"},
+      {{"vector_generations", "index_id, pkd, slot, gen"},
+       "index_id BIGINT NOT NULL, pkd BYTEA NOT NULL, slot BIGINT NOT NULL, gen BIGINT NOT NULL",
+       "index_id, pkd, slot"},
       {{"backups", "id, arn, table_name, created_us, description"},
        "id BIGINT NOT NULL, arn TEXT NOT NULL, table_name TEXT NOT NULL, created_us BIGINT NOT NULL, "
        "description BYTEA NOT NULL",

@@ -281,6 +281,8 @@ Result<int64_t> PgTxn::CreateIndex(int64_t table_id, const std::string& name) {
 
 Status PgTxn::DropIndex(int64_t index_id) {
   POGI_RETURN_IF_ERROR(BumpCatalog());
+  POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM vector_entries WHERE index_id=$1", PgParams().Int(index_id)));
+  POGI_RETURN_IF_ERROR(Write("DELETE FROM vector_generations WHERE index_id=$1", PgParams().Int(index_id)));
   POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM index_items WHERE index_id=$1", PgParams().Int(index_id)));
   return Write("DELETE FROM indexes WHERE id=$1", PgParams().Int(index_id));
 }
@@ -381,6 +383,10 @@ Status PgTxn::UpdateTableDescription(int64_t table_id, std::string_view descript
 Status PgTxn::DropTable(int64_t table_id) {
   POGI_RETURN_IF_ERROR(BumpCatalog());
   PgParams id = PgParams().Int(table_id);
+  POGI_RETURN_IF_ERROR(WriteBulk(
+      "DELETE FROM vector_entries WHERE index_id IN (SELECT id FROM indexes WHERE table_id=$1)", id));
+  POGI_RETURN_IF_ERROR(Write(
+      "DELETE FROM vector_generations WHERE index_id IN (SELECT id FROM indexes WHERE table_id=$1)", id));
   POGI_RETURN_IF_ERROR(
       WriteBulk("DELETE FROM index_items WHERE index_id IN (SELECT id FROM indexes WHERE table_id=$1)", id));
   POGI_RETURN_IF_ERROR(Write("DELETE FROM indexes WHERE table_id=$1", id));

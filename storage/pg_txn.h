@@ -53,6 +53,15 @@ class PgTxn final : public WriteTxn {
   Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key,
                           const EncodedKey& table_key) override;
   Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition, int64_t delta) override;
+  // Vector indexes: pg_vectors.cc.
+  Status ReadVectorGenerations(int64_t index_id, std::string_view partition, VectorGenerations* out) override;
+  Status ReadVectorSlot(int64_t index_id, std::string_view partition, int slot,
+                        const std::function<bool(const VectorEntry&)>& visit) override;
+  Result<std::pair<int64_t, int64_t>> VectorIndexCounters(int64_t index_id) override;
+  Status PutVectorEntry(int64_t index_id, std::string_view partition, const EncodedKey& table_key,
+                        std::string_view vector, std::string_view filters, int64_t size) override;
+  Status DeleteVectorEntry(int64_t index_id, std::string_view partition,
+                           const EncodedKey& table_key) override;
   Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes, int64_t size) override;
   Status DeleteItem(int64_t table_id, const EncodedKey& key) override;
   Status AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) override;
@@ -106,6 +115,8 @@ class PgTxn final : public WriteTxn {
   // Moves the catalog version, once per write: every process sharing the
   // database then reloads its catalog at its next request.
   Status BumpCatalog();
+  // Raises the generation of one slot of a vector index partition.
+  Status BumpVectorSlot(int64_t index_id, const std::string& pkd, int slot);
   PgConn* conn_;
   CountChanges* changes_;
   std::vector<std::function<void()>>* on_commit_;

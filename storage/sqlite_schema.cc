@@ -20,7 +20,9 @@ namespace {
 //    its deleted table (RestoreTableToPointInTime of a deleted table); a
 //    format-6 file lacks it.
 // (7 also gained `jobs`, exports, imports and bulk operations, created when
-// missing: a file without it reads as one with no jobs.)
+// missing: a file without it reads as one with no jobs; and
+// `vector_entries` and `vector_generations`, likewise: a file without them
+// has no vector index.)
 constexpr int64_t kFormatVersion = 7;
 
 }  // namespace
@@ -110,6 +112,22 @@ CREATE TABLE IF NOT EXISTS jobs(
   kind TEXT NOT NULL,
   created_us INTEGER NOT NULL,
   state BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vector_entries(
+  index_id INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  slot INTEGER NOT NULL,
+  tpk BLOB NOT NULL,
+  tsk BLOB NOT NULL,
+  size INTEGER NOT NULL,
+  vec BLOB NOT NULL,
+  filters BLOB NOT NULL,
+  PRIMARY KEY(index_id, pk, slot, tpk, tsk)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vector_generations(
+  index_id INTEGER NOT NULL,
+  pk BLOB NOT NULL,
+  slot INTEGER NOT NULL,
+  gen INTEGER NOT NULL,
+  PRIMARY KEY(index_id, pk, slot)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS shared_values(
   key TEXT PRIMARY KEY,
   value BLOB NOT NULL,

@@ -218,6 +218,8 @@ Result<int64_t> SqliteTxn::CreateIndex(int64_t table_id, const std::string& name
 }
 
 Status SqliteTxn::DropIndex(int64_t index_id) {
+  POGI_RETURN_IF_ERROR(DropVectorEntries("DELETE FROM vector_entries WHERE index_id=?1",
+                                         "DELETE FROM vector_generations WHERE index_id=?1", index_id));
   {
     POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM index_items WHERE index_id=?1"));
     st->Bind(1, index_id);
@@ -372,6 +374,10 @@ Status SqliteTxn::PruneHistory(int64_t table_id, int64_t before_us) {
 Status SqliteTxn::DropHistory(int64_t table_id) { return sqlite_control::DropHistory(*db_, table_id); }
 
 Status SqliteTxn::DropTable(int64_t table_id) {
+  POGI_RETURN_IF_ERROR(DropVectorEntries(
+      "DELETE FROM vector_entries WHERE index_id IN (SELECT id FROM indexes WHERE table_id=?1)",
+      "DELETE FROM vector_generations WHERE index_id IN (SELECT id FROM indexes WHERE table_id=?1)",
+      table_id));
   {
     POGI_ASSIGN_OR_RETURN(
         auto st,

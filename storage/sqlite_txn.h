@@ -55,6 +55,15 @@ class SqliteTxn final : public WriteTxn {
   Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key,
                           const EncodedKey& table_key) override;
   Result<int64_t> AdjustCollectionSize(int64_t table_id, std::string_view partition, int64_t delta) override;
+  // Vector indexes: sqlite_vectors.cc.
+  Status ReadVectorGenerations(int64_t index_id, std::string_view partition, VectorGenerations* out) override;
+  Status ReadVectorSlot(int64_t index_id, std::string_view partition, int slot,
+                        const std::function<bool(const VectorEntry&)>& visit) override;
+  Result<std::pair<int64_t, int64_t>> VectorIndexCounters(int64_t index_id) override;
+  Status PutVectorEntry(int64_t index_id, std::string_view partition, const EncodedKey& table_key,
+                        std::string_view vector, std::string_view filters, int64_t size) override;
+  Status DeleteVectorEntry(int64_t index_id, std::string_view partition,
+                           const EncodedKey& table_key) override;
   Status PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes, int64_t size) override;
   Status DeleteItem(int64_t table_id, const EncodedKey& key) override;
   Status AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) override;
@@ -97,6 +106,10 @@ class SqliteTxn final : public WriteTxn {
   // that after a crash it restarts above every sequence number a stream's
   // state names, even when the records holding them are gone.
   Status SaveSequence();
+  // Raises the generation of one slot of a vector index partition.
+  Status BumpVectorSlot(int64_t index_id, std::string_view partition, int slot);
+  // Removes every entry of the vector indexes `where` selects by index_id.
+  Status DropVectorEntries(const char* entries_sql, const char* generations_sql, int64_t id);
   Db* db_;
   const TableCounters* counters_;
   const CountChanges* earlier_;

@@ -4,6 +4,7 @@
 // it writes SQL or knows which backend it runs on.
 #pragma once
 
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <functional>
@@ -108,6 +109,28 @@ inline constexpr int64_t kMaxHash = INT64_MAX;
 // The hash of an encoded partition key. DO NOT CHANGE: stored on disk.
 int64_t PartitionHash(std::string_view partition);
 
+// Vector indexes. An index's entries are grouped by index partition (the
+// engine's encoding of the item's SearchSchema HASH value; empty for an index
+// without one), and within a partition into kVectorSlots slots by the item's
+// table key. Every change of an entry raises its slot's generation in the
+// same transaction, so a reader that saw a slot at generation g has seen all
+// the slot held then: a cache of a partition reads again only the slots
+// whose generation moved (service/vector/partition_cache.h), whichever
+// process wrote them.
+inline constexpr int kVectorSlots = 64;
+using VectorGenerations = std::array<int64_t, kVectorSlots>;  // 0: a slot never written
+
+// The slot of an item's entry. DO NOT CHANGE: stored on disk.
+int VectorSlot(const EncodedKey& table_key);
+
+// One vector index entry met by ReadVectorSlot. Views valid during the visit only.
+struct VectorEntry {
+  std::string_view table_partition, table_sort;  // the item's key in its table
+  std::string_view vector;                       // the vector: float32s, little-endian
+  std::string_view filters;                      // INLINE_FILTER values, as the engine encoded them
+  int64_t size = 0;                              // the entry's size (IndexSizeBytes adds them up)
+};
+
 // A range read over a table's items or an index's entries.
 //   Query: one partition (`partition` set), sort keys within the bounds, in
 //          sort-key order (then table key, for an index) or the reverse.
@@ -137,6 +160,14 @@ class ReadTxn {
   virtual Status ReadRange(const RangeRead& read, const std::function<bool(const Row&)>& visit) = 0;
   // Number of entries of an index and the sum of their `size`s.
   virtual Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t index_id) = 0;
+  // Vector indexes (see VectorSlot): the generation of every slot of a
+  // partition, and the entries of one slot (in no particular order).
+  virtual Status ReadVectorGenerations(int64_t index_id, std::string_view partition,
+                                       VectorGenerations* out) = 0;
+  virtual Status ReadVectorSlot(int64_t index_id, std::string_view partition, int slot,
+                                const std::function<bool(const VectorEntry&)>& visit) = 0;
+  // Number of entries of a vector index and the sum of their sizes.
+  virtual Result<std::pair<int64_t, int64_t>> VectorIndexCounters(int64_t index_id) = 0;
   // The stored bytes of the item with `key`, or nullopt.
   virtual Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) = 0;
   virtual Result<std::optional<TableRecord>> GetTable(int64_t table_id) = 0;
@@ -218,6 +249,14 @@ class WriteTxn : public ReadTxn {
                                std::string_view bytes, int64_t size) = 0;
   virtual Status DeleteIndexEntry(int64_t index_id, const EncodedKey& index_key,
                                   const EncodedKey& table_key) = 0;
+
+  // Vector index entries (created and dropped with CreateIndex/DropIndex
+  // like a secondary index's): the entry of the item with `table_key` in
+  // `partition`, replaced or removed, raising its slot's generation.
+  virtual Status PutVectorEntry(int64_t index_id, std::string_view partition, const EncodedKey& table_key,
+                                std::string_view vector, std::string_view filters, int64_t size) = 0;
+  virtual Status DeleteVectorEntry(int64_t index_id, std::string_view partition,
+                                   const EncodedKey& table_key) = 0;
 
   // Adds `delta` to the stored size of the item collection of `partition`
   // (tables with local indexes) and returns the new size.

@@ -28,4 +28,10 @@ int64_t PartitionHash(std::string_view partition) {
   return static_cast<int64_t>(h >> 1);
 }
 
+int VectorSlot(const EncodedKey& table_key) {
+  uint64_t h = static_cast<uint64_t>(PartitionHash(table_key.partition));
+  h ^= static_cast<uint64_t>(PartitionHash(table_key.sort)) * 0x9e3779b97f4a7c15ull;
+  return static_cast<int>((h >> 7) % kVectorSlots);
+}
+
 }  // namespace pogi::storage

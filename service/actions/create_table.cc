@@ -10,6 +10,7 @@
 #include "service/validate/constraints.h"
 #include "service/validate/control_plane.h"
 #include "service/validate/index_schema.h"
+#include "service/validate/vector_index.h"
 
 namespace pogi::service {
 namespace {
@@ -92,6 +93,9 @@ void CheckCreateTableMembers(Constraints& c, const v1::CreateTableRequest& req) 
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
                       "localSecondaryIndexes." + std::to_string(i + 1) + ".member", /*global=*/false);
   }
+  for (int i = 0; i < req.vector_indexes_size(); ++i) {
+    CheckVectorIndexMembers(c, req.vector_indexes(i), "vectorIndexes." + std::to_string(i + 1) + ".member");
+  }
 }
 
 namespace {
@@ -161,8 +165,15 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
         "], AttributeDefinitions: [" + defs + "]");
   }
   POGI_RETURN_IF_ERROR(CheckIndexes(req));
+  std::set<std::string> index_names;
+  for (const auto& g : req.global_secondary_indexes()) index_names.insert(g.index_name());
+  for (const auto& l : req.local_secondary_indexes()) index_names.insert(l.index_name());
+  POGI_RETURN_IF_ERROR(CheckVectorIndexes(req, index_names));
   std::set<std::string> used;
   for (const auto& k : ks) used.insert(k.attribute_name());
+  for (const auto& v : req.vector_indexes()) {
+    for (const auto& e : v.search_schema()) used.insert(e.attribute_name());
+  }
   for (const auto& g : req.global_secondary_indexes()) {
     for (const auto& k : g.key_schema()) used.insert(k.attribute_name());
   }
@@ -170,7 +181,8 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
     for (const auto& k : l.key_schema()) used.insert(k.attribute_name());
   }
   if (defined.size() != used.size()) {
-    if (req.global_secondary_indexes_size() == 0 && req.local_secondary_indexes_size() == 0) {
+    if (req.global_secondary_indexes_size() == 0 && req.local_secondary_indexes_size() == 0 &&
+        req.vector_indexes_size() == 0) {
       return Error::InvalidParameter(
           "Number of attributes in KeySchema does not exactly match number of attributes defined in "
           "AttributeDefinitions");
@@ -267,6 +279,10 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     *ld->mutable_projection() = l.projection();
     ld->set_index_arn(IndexArn(d.table_arn(), l.index_name()));
   }
+  // Created with the table, a vector index is ACTIVE as soon as the table
+  // is (as DynamoDB's reaches ACTIVE in the same DescribeTable as its table).
+  for (const auto& v : req.vector_indexes())
+    *d.add_vector_indexes() = DescribeNewVectorIndex(v, d.table_arn());
   d.set_deletion_protection_enabled(req.deletion_protection_enabled());
   // Accepted, stored and described; pogi throttles nothing.
   if (req.has_on_demand_throughput()) *d.mutable_on_demand_throughput() = req.on_demand_throughput();
@@ -362,6 +378,11 @@ Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest
   for (auto& l : *resp.mutable_table_description()->mutable_local_secondary_indexes()) {
     l.set_item_count(0);
     l.set_index_size_bytes(0);
+  }
+  for (auto& v : *resp.mutable_table_description()->mutable_vector_indexes()) {
+    v.set_index_status("CREATING");
+    v.set_item_count(0);
+    v.set_index_size_bytes(0);
   }
   return resp;
 }

@@ -23,6 +23,7 @@
 #include "service/write/index_entries.h"
 #include "service/write/item_write.h"
 #include "service/write/multi_item.h"
+#include "service/write/vector_entries.h"
 
 namespace pogi::service {
 namespace {
@@ -291,6 +292,11 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
       if (outcome.ok() && outcome->new_item) {
         if (Status keys = CheckIndexKeys(*actions[i].table, *outcome->new_item); !keys.ok()) {
           outcome = std::move(keys).error();
+        } else if (Status vectors =
+                       CheckVectorValues(*actions[i].table, outcome->old_item ? &*outcome->old_item : nullptr,
+                                         *outcome->new_item);
+                   !vectors.ok()) {
+          outcome = std::move(vectors).error();
         }
       }
       if (!outcome.ok()) {

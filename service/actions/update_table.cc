@@ -1,6 +1,6 @@
 // UpdateTable: billing mode and throughput, deletion protection, and global
-// secondary indexes created (with a backfill of the existing items) or
-// deleted.
+// secondary and vector indexes created (with a backfill of the existing
+// items) or deleted.
 #include <map>
 #include <set>
 
@@ -10,8 +10,10 @@
 #include "service/validate/item_request.h"
 #include "service/validate/item_validation.h"
 #include "service/validate/request_expressions.h"
+#include "service/validate/vector_index.h"
 #include "service/write/index_entries.h"
 #include "service/write/item_write.h"
+#include "service/write/vector_entries.h"
 
 namespace pogi::service {
 namespace {
@@ -58,6 +60,7 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
       CheckTableName(c, d.has_index_name() ? &d.index_name() : nullptr, at + ".update.indexName");
     }
   }
+  CheckVectorIndexUpdateMembers(c, req.vector_index_updates());
   return c.Finish();
 }
 
@@ -127,9 +130,31 @@ Status CheckAdmitted(const v1::UpdateTableRequest& req, const v1::TableDescripti
     }
     return Error::ResourceInUse(std::string(kInUse) + "Index is being created." + where);
   }
+  for (const auto& u : req.vector_index_updates()) {
+    const std::string& name = u.has_create() ? u.create().index_name() : u.delete_().index_name();
+    const v1::PogiTransition* phase = CurrentPhase(d, name);
+    if (!phase) continue;
+    const std::string where = " Table: " + table + " Index: " + name;
+    if (phase->phase() == kIndexDeleting) {
+      return Error::ResourceInUse(std::string(kInUse) + "Index is being deleted." + where);
+    }
+    if (u.has_delete_() && phase->phase() == kIndexCreating) {
+      return Error::ResourceInUse(std::string(kInUse) +
+                                  "Index creation is in resource allocation phase. Retry deletion during "
+                                  "backfilling phase or when the index is active." +
+                                  where);
+    }
+    if (u.has_delete_() && phase->phase() == kIndexBackfilling) {
+      deleting_backfill = name;  // DynamoDB accepts it
+      continue;
+    }
+    // Two spaces after the full stop: DynamoDB's text for a vector index.
+    return Error::ResourceInUse(std::string(kInUse) + "Index is being created. " + where);
+  }
   bool online_change = false;
   for (const auto& u : req.global_secondary_index_updates())
     online_change |= u.has_create() || u.has_delete_();
+  online_change |= req.vector_index_updates_size() > 0;
   std::vector<std::string> being_deleted;
   for (const auto& t : d.pogi_transitions()) {
     bool online =
@@ -148,11 +173,11 @@ Status CheckAdmitted(const v1::UpdateTableRequest& req, const v1::TableDescripti
                                 "Can't change table IOPS when an index is being deleted. Table: " + table +
                                 " Indexes: [" + list + "]");
   }
-  bool only_protection = req.has_deletion_protection_enabled() && !req.has_billing_mode() &&
-                         !req.has_provisioned_throughput() &&
-                         req.global_secondary_index_updates_size() == 0 && !req.has_stream_specification() &&
-                         !req.has_sse_specification() && !req.has_table_class() &&
-                         !req.has_on_demand_throughput() && !req.has_warm_throughput();
+  bool only_protection =
+      req.has_deletion_protection_enabled() && !req.has_billing_mode() && !req.has_provisioned_throughput() &&
+      req.global_secondary_index_updates_size() == 0 && req.vector_index_updates_size() == 0 &&
+      !req.has_stream_specification() && !req.has_sse_specification() && !req.has_table_class() &&
+      !req.has_on_demand_throughput() && !req.has_warm_throughput();
   if (!only_protection && deleting_backfill.empty()) return CheckTableChangeable(d, /*updating_too=*/true);
   return Status::Ok();
 }
@@ -165,7 +190,7 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
                            req.global_secondary_index_updates_size() > 0 || req.has_stream_specification() ||
                            req.has_sse_specification() || req.has_deletion_protection_enabled() ||
                            req.has_table_class() || req.has_on_demand_throughput() ||
-                           req.has_warm_throughput();
+                           req.has_warm_throughput() || req.vector_index_updates_size() > 0;
   if (!changes_something) {
     return Error::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
@@ -199,6 +224,7 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
           "Only one global secondary index update per index is allowed simultaneously. Index: " + name);
     }
   }
+  POGI_RETURN_IF_ERROR(CheckVectorIndexUpdates(req.vector_index_updates(), &online_changes));
   if (online_changes > 0 && req.has_stream_specification()) {
     return Error::InvalidParameter("You cannot create or delete index while changing stream status");
   }
@@ -250,6 +276,10 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
       d.mutable_provisioned_throughput()->set_write_capacity_units(
           req.provisioned_throughput().write_capacity_units());
       d.mutable_provisioned_throughput()->set_last_increase_date_time(clock_->Now());
+    }
+    // A table with vector indexes stays on demand.
+    if (!on_demand && (d.vector_indexes_size() > 0 || req.vector_index_updates_size() > 0)) {
+      return VectorIndexNeedsOnDemand();
     }
     if (req.has_deletion_protection_enabled())
       d.set_deletion_protection_enabled(req.deletion_protection_enabled());
@@ -375,12 +405,67 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         }
       }
     }
+    std::vector<std::string> created_vectors;
+    std::vector<v1::VectorIndexDescription> deleting_vectors;
+    for (const auto& u : req.vector_index_updates()) {
+      if (u.has_create()) {
+        const auto& v = u.create();
+        if (table->FindIndex(v.index_name()) || table->FindVectorIndex(v.index_name())) {
+          return Error::Validation("Attempting to create an index which already exists");
+        }
+        if (d.vector_indexes_size() >= kMaxVectorIndexes) {
+          return Error::LimitExceeded(
+              "Subscriber limit exceeded: Number of vector secondary indexes exceeds per-table limit of " +
+              std::to_string(kMaxVectorIndexes));
+        }
+        POGI_RETURN_IF_ERROR(CheckVectorIndexCreate(v, d, req.attribute_definitions(), on_demand));
+        for (const auto& e : v.search_schema()) {
+          bool known = false;
+          for (const auto& existing : d.attribute_definitions())
+            known |= existing.attribute_name() == e.attribute_name();
+          if (known) continue;
+          for (const auto& def : req.attribute_definitions()) {
+            if (def.attribute_name() == e.attribute_name()) *d.add_attribute_definitions() = def;
+          }
+        }
+        *d.add_vector_indexes() = DescribeNewVectorIndex(v, d.table_arn());
+        POGI_ASSIGN_OR_RETURN(index_ids[v.index_name()], txn.CreateIndex(table->id, v.index_name()));
+        created_vectors.push_back(v.index_name());
+      } else {
+        const std::string& name = u.delete_().index_name();
+        const VectorIndex* index = table->FindVectorIndex(name);
+        if (!index) {
+          return Error::ResourceNotFound("Requested resource not found: Index: " + name + " not found");
+        }
+        POGI_RETURN_IF_ERROR(txn.DropIndex(index->id));
+        vector_cache_.Forget(index->id);  // its id may be given again
+        index_ids.erase(name);
+        if (delays_.index_deleting > 0) {
+          // As a GSI's: its entry stays, DELETING, for the delay.
+          auto* pending = d.mutable_pogi_transitions();
+          for (int i = pending->size() - 1; i >= 0; --i) {
+            if ((*pending)[i].subject() == name) pending->DeleteSubrange(i, 1);
+          }
+          BeginTransition(d, kIndexDeleting, name, now + delays_.index_deleting);
+          continue;
+        }
+        auto* vectors = d.mutable_vector_indexes();
+        for (int i = 0; i < vectors->size(); ++i) {
+          if ((*vectors)[i].index_name() == name) {
+            deleting_vectors.push_back((*vectors)[i]);
+            vectors->DeleteSubrange(i, 1);
+            break;
+          }
+        }
+      }
+    }
     // Definitions no key schema uses any more go, as DynamoDB drops them
     // (those of an index being deleted when its DELETING ends).
     PruneAttributeDefinitions(d);
 
     // The transient states this change begins, when they last at all
     // (core/transitions.h).
+    created.insert(created.end(), created_vectors.begin(), created_vectors.end());
     for (const auto& name : created) {
       double at = now;
       if (delays_.index_creating > 0) BeginTransition(d, kIndexCreating, name, at += delays_.index_creating);
@@ -401,7 +486,12 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     if (transient) ApplyTransitionStatuses(d);
 
     auto updated = catalog_.Make(table->id, d, index_ids);
-    for (const auto& name : created) POGI_RETURN_IF_ERROR(Backfill(txn, *updated, *updated->FindIndex(name)));
+    for (const auto& name : created) {
+      if (const Index* index = updated->FindIndex(name))
+        POGI_RETURN_IF_ERROR(Backfill(txn, *updated, *index));
+      if (const VectorIndex* index = updated->FindVectorIndex(name))
+        POGI_RETURN_IF_ERROR(BackfillVectorIndex(txn, *updated, *index));
+    }
     POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
     catalog_.Put(updated);  // inside the write: later writes maintain the new index
 
@@ -425,6 +515,16 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     for (auto& g : deleting) {
       g.set_index_status("DELETING");
       *resp.mutable_table_description()->add_global_secondary_indexes() = std::move(g);
+    }
+    for (auto& v : *resp.mutable_table_description()->mutable_vector_indexes()) {
+      if (std::find(created.begin(), created.end(), v.index_name()) != created.end()) {
+        v.set_index_status("CREATING");
+        v.set_backfilling(false);
+      }
+    }
+    for (auto& v : deleting_vectors) {
+      v.set_index_status("DELETING");
+      *resp.mutable_table_description()->add_vector_indexes() = std::move(v);
     }
     return Status::Ok();
   });

@@ -64,9 +64,7 @@ Result<v1::UpdateTimeToLiveResponse> Engine::UpdateTimeToLive(const v1::UpdateTi
     }
     d.set_pogi_time_to_live_updated(now);
     POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
-    std::map<std::string, int64_t> index_ids;
-    for (const auto& i : table->indexes) index_ids[i.name] = i.id;
-    catalog_.Put(catalog_.Make(table->id, std::move(d), index_ids));
+    catalog_.Put(catalog_.Make(table->id, std::move(d), table->IndexIds()));
     return Status::Ok();
   });
   POGI_RETURN_IF_ERROR(s);

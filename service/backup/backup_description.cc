@@ -64,6 +64,15 @@ v1::StoredBackup MakeStoredBackup(const v1::TableDescription& table, const std::
   if (table.has_stream_specification())
     *features->mutable_stream_description() = table.stream_specification();
   if (table.has_sse_description()) *features->mutable_sse_description() = table.sse_description();
+  for (const auto& v : table.vector_indexes()) {
+    auto* i = features->add_vector_indexes();
+    i->set_index_name(v.index_name());
+    *i->mutable_vector_attribute() = v.vector_attribute();
+    *i->mutable_search_schema() = v.search_schema();
+    *i->mutable_projection() = v.projection();
+    i->set_dimensions(v.dimensions());
+    i->set_distance_function(v.distance_function());
+  }
   // The description a restore starts from, without what belongs to the
   // source table alone.
   v1::TableDescription* copy = b.mutable_table();

@@ -78,6 +78,21 @@ v1::CreateTableRequest RestoreRequestOf(const v1::TableDescription& source, cons
   } else if (source.sse_description().status() == "ENABLED") {
     r.mutable_sse_specification()->set_enabled(true);
   }
+  // The source's vector indexes, or those of the override (each one of the
+  // source's: CheckVectorIndexOverride).
+  if (overrides.vector_indexes_size() > 0) {
+    *r.mutable_vector_indexes() = overrides.vector_indexes();
+  } else {
+    for (const auto& v : source.vector_indexes()) {
+      auto* n = r.add_vector_indexes();
+      n->set_index_name(v.index_name());
+      *n->mutable_vector_attribute() = v.vector_attribute();
+      *n->mutable_search_schema() = v.search_schema();
+      *n->mutable_projection() = v.projection();
+      n->set_dimensions(v.dimensions());
+      n->set_distance_function(v.distance_function());
+    }
+  }
   if (source.has_table_class_summary()) r.set_table_class(source.table_class_summary().table_class());
   // Only the attributes the new table's keys use: an index left out by an
   // override leaves its attributes undefined.
@@ -87,6 +102,8 @@ v1::CreateTableRequest RestoreRequestOf(const v1::TableDescription& source, cons
     for (const auto& k : g.key_schema()) used.insert(k.attribute_name());
   for (const auto& l : r.local_secondary_indexes())
     for (const auto& k : l.key_schema()) used.insert(k.attribute_name());
+  for (const auto& v : r.vector_indexes())
+    for (const auto& e : v.search_schema()) used.insert(e.attribute_name());
   for (const auto& a : source.attribute_definitions()) {
     if (used.count(a.attribute_name())) *r.add_attribute_definitions() = a;
   }

@@ -10,14 +10,16 @@
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/validate/constraints.h"
 #include "service/validate/index_schema.h"
+#include "service/validate/vector_index.h"
 #include "storage/storage.h"
 
 namespace pogi::service {
 
 // The overrides both restores accept, gathered in CreateTableRequest's
 // members (billing_mode, provisioned_throughput, on_demand_throughput,
-// global/local_secondary_indexes, sse_specification). An empty index list
-// cannot be told from an absent one: both keep the source's indexes.
+// global/local_secondary_indexes, sse_specification, vector_indexes). An
+// empty index list cannot be told from an absent one: both keep the
+// source's indexes.
 template <typename RestoreRequest>
 v1::CreateTableRequest OverridesOf(const RestoreRequest& req) {
   v1::CreateTableRequest o;
@@ -29,6 +31,7 @@ v1::CreateTableRequest OverridesOf(const RestoreRequest& req) {
   *o.mutable_global_secondary_indexes() = req.global_secondary_index_override();
   *o.mutable_local_secondary_indexes() = req.local_secondary_index_override();
   if (req.has_sse_specification_override()) *o.mutable_sse_specification() = req.sse_specification_override();
+  *o.mutable_vector_indexes() = req.vector_index_override();
   return o;
 }
 
@@ -51,6 +54,10 @@ void CheckRestoreOverrides(Constraints& c, const Req& req) {
     CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(),
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
                       "localSecondaryIndexOverride." + std::to_string(i + 1) + ".member", /*global=*/false);
+  }
+  for (int i = 0; i < req.vector_index_override_size(); ++i) {
+    CheckVectorIndexMembers(c, req.vector_index_override(i),
+                            "vectorIndexOverride." + std::to_string(i + 1) + ".member");
   }
   if (req.has_sse_specification_override()) {
     const auto& sse = req.sse_specification_override();

@@ -166,9 +166,17 @@ const Index* Table::FindIndex(const std::string& name) const {
   return nullptr;
 }
 
+const VectorIndex* Table::FindVectorIndex(const std::string& name) const {
+  for (const auto& i : vector_indexes) {
+    if (i.name == name) return &i;
+  }
+  return nullptr;
+}
+
 std::map<std::string, int64_t> Table::IndexIds() const {
   std::map<std::string, int64_t> ids;
   for (const auto& i : indexes) ids[i.name] = i.id;
+  for (const auto& v : vector_indexes) ids[v.name] = v.id;
   return ids;
 }
 
@@ -242,6 +250,35 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   };
   for (const auto& g : description.global_secondary_indexes()) add_index(g, true);
   for (const auto& l : description.local_secondary_indexes()) add_index(l, false);
+  for (const auto& v : description.vector_indexes()) {
+    // Being deleted: its entries are gone, nothing reads or writes it.
+    if (!description.pogi_transitions().empty()) {
+      const v1::PogiTransition* phase = CurrentPhase(description, v.index_name());
+      if (phase && phase->phase() == kIndexDeleting) continue;
+    }
+    VectorIndex index;
+    index.name = v.index_name();
+    auto it = index_ids.find(index.name);
+    index.id = it == index_ids.end() ? 0 : it->second;
+    index.attribute = v.vector_attribute().attribute_name();
+    index.dimensions = static_cast<int>(v.dimensions());
+    index.distance = v.distance_function() == "EUCLIDEAN"     ? DistanceFunction::kEuclidean
+                     : v.distance_function() == "DOT_PRODUCT" ? DistanceFunction::kDotProduct
+                                                              : DistanceFunction::kCosine;
+    for (const auto& e : v.search_schema()) {
+      KeyAttribute attr{e.attribute_name(), type_of(e.attribute_name())};
+      if (e.search_schema_element_type() == "HASH") {
+        index.hash = attr;
+      } else {
+        index.filters.push_back(attr);
+      }
+    }
+    index.projection_type = v.projection().projection_type();
+    index.non_key_attributes.insert(v.projection().non_key_attributes().begin(),
+                                    v.projection().non_key_attributes().end());
+    index.searchable = description.pogi_transitions().empty() || IndexReadable(description, index.name);
+    t->vector_indexes.push_back(std::move(index));
+  }
   t->capture = capture_;
   t->read_lag = read_lag_;
   if (description.stream_specification().stream_enabled()) {

@@ -53,6 +53,23 @@ struct Index {
   bool readable = true;                      // false while CREATING (transitions.h)
 };
 
+// How a vector index scores a stored vector against a search vector.
+enum class DistanceFunction { kCosine, kEuclidean, kDotProduct };
+
+// A vector index as the write path and SearchVectors use it.
+struct VectorIndex {
+  std::string name;
+  int64_t id = 0;         // storage id of its entries
+  std::string attribute;  // the vector attribute: a list of numbers
+  int dimensions = 0;
+  DistanceFunction distance = DistanceFunction::kCosine;
+  std::optional<KeyAttribute> hash;          // the SearchSchema HASH element: one partition per value
+  std::vector<KeyAttribute> filters;         // INLINE_FILTER elements, in SearchSchema order
+  std::string projection_type;               // ALL, KEYS_ONLY or INCLUDE
+  std::set<std::string> non_key_attributes;  // for INCLUDE
+  bool searchable = true;                    // false while CREATING (transitions.h)
+};
+
 // DynamoDB's limit on an item collection (the items of one partition key and
 // their local secondary index entries) of a table with local indexes.
 inline constexpr int64_t kMaxItemCollectionBytes = int64_t{10} * 1024 * 1024 * 1024;
@@ -70,6 +87,7 @@ struct Table {
   KeyAttribute hash;
   std::optional<KeyAttribute> range;
   std::vector<Index> indexes;
+  std::vector<VectorIndex> vector_indexes;
   // Streams and the change feed: the stream records go to (0: none), and
   // where changes are captured (null in tests that build tables by hand).
   int64_t stream_id = 0;
@@ -90,7 +108,9 @@ struct Table {
   ReadLag* read_lag = nullptr;
 
   const Index* FindIndex(const std::string& name) const;
-  // The storage id of each of its indexes, by name (for Catalog::Make).
+  const VectorIndex* FindVectorIndex(const std::string& name) const;
+  // The storage id of every index (secondary and vector), by name: what
+  // Catalog::Make takes to build the table again for a new description.
   std::map<std::string, int64_t> IndexIds() const;
   // The key schema a read of the table (index null) or of `index` uses.
   KeySchema KeysOf(const Index* index) const;

@@ -25,6 +25,13 @@ void EndOne(v1::TableDescription& d, const v1::PogiTransition& t) {
         break;
       }
     }
+    auto* vectors = d.mutable_vector_indexes();
+    for (int i = 0; i < vectors->size(); ++i) {
+      if ((*vectors)[i].index_name() == t.subject()) {
+        vectors->DeleteSubrange(i, 1);
+        break;
+      }
+    }
     PruneAttributeDefinitions(d);
   }
 }
@@ -92,7 +99,8 @@ void ApplyTransitionStatuses(v1::TableDescription& d) {
   }
   d.set_table_status(table);
   const bool table_creating = table == "CREATING";
-  for (auto& g : *d.mutable_global_secondary_indexes()) {
+  // Global secondary and vector indexes alike (their names are one set).
+  auto show = [&](auto& g) {
     const v1::PogiTransition* phase = CurrentPhase(d, g.index_name());
     if (table_creating) {
       g.set_index_status("CREATING");  // made with its table: no Backfilling member
@@ -106,7 +114,9 @@ void ApplyTransitionStatuses(v1::TableDescription& d) {
       g.set_index_status(phase->phase() == kIndexUpdating ? "UPDATING" : "DELETING");
       g.clear_backfilling();
     }
-  }
+  };
+  for (auto& g : *d.mutable_global_secondary_indexes()) show(g);
+  for (auto& v : *d.mutable_vector_indexes()) show(v);
 }
 
 std::vector<v1::PogiTransition> EndTransitionsDue(v1::TableDescription& d, double now) {
@@ -134,6 +144,9 @@ void PruneAttributeDefinitions(v1::TableDescription& d) {
   }
   for (const auto& l : d.local_secondary_indexes()) {
     for (const auto& k : l.key_schema()) used.insert(k.attribute_name());
+  }
+  for (const auto& v : d.vector_indexes()) {
+    for (const auto& e : v.search_schema()) used.insert(e.attribute_name());
   }
   auto* defs = d.mutable_attribute_definitions();
   for (int i = defs->size() - 1; i >= 0; --i) {

@@ -23,8 +23,11 @@
 //     ever stored), DynamoDB Local's with -delayTransientStatuses, or one
 //     duration for every phase (pogi start --transient-delay).
 //
-// Adding a kind (a vector index's lifecycle, a replica's statuses):
-//   1. name its phases below (kVectorIndexCreating...) and give
+// A vector index goes through the index phases (its name is in the same set
+// as the secondary indexes').
+//
+// Adding a kind (a replica's statuses):
+//   1. name its phases below (kReplicaCreating...) and give
 //      TransientDelays a duration for each;
 //   2. in the request that starts it, BeginTransition(d, phase, subject,
 //      ends_at) for each phase, set what the description shows while it

@@ -23,6 +23,9 @@ Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
 }
 
 Status Engine::LoadCatalog() {
+  // Index ids may name other indexes now (a snapshot restore, another
+  // process's changes): what the vector cache holds is read again.
+  vector_cache_.Clear();
   POGI_ASSIGN_OR_RETURN(auto records, storage_->ListTables());
   POGI_ASSIGN_OR_RETURN(auto index_records, storage_->ListIndexes());
   std::map<int64_t, std::map<std::string, int64_t>> index_ids;  // table id -> name -> index id

@@ -25,6 +25,7 @@
 #include "service/core/transitions.h"
 #include "service/streams/streams.h"
 #include "service/value/item.h"
+#include "service/vector/partition_cache.h"
 #include "service/write/change_capture.h"
 #include "service/write/change_feed.h"
 #include "service/write/transaction_tokens.h"
@@ -163,6 +164,8 @@ class Engine {
   // Ends the import's CREATING: the table ACTIVE with what was loaded, or
   // (`keep` false: a failed or cancelled import) dropped.
   Status EndImportLoad(const Table& table, bool keep);
+  // Vector search (actions/search_vectors.cc).
+  Result<v1::SearchVectorsResponse> SearchVectors(const v1::SearchVectorsRequest& req);
 
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
@@ -231,6 +234,10 @@ class Engine {
   // Both front doors publish each answered request here (request log,
   // metrics, the admin request tail).
   RequestObservers& request_observers() { return request_observers_; }
+
+  // What SearchVectors scans, in memory (pogi start --vector-cache).
+  VectorCache& vector_cache() { return vector_cache_; }
+  static constexpr size_t kDefaultVectorCacheBytes = size_t{1} << 30;
 
   // The lag of eventually consistent reads (Admin SetReadLag).
   ReadLag& read_lag() { return read_lag_; }
@@ -330,6 +337,7 @@ class Engine {
   Faults faults_;
   std::function<void()> job_started_;  // set once, before requests are served
   Metrics metrics_;  // after request_observers_: removes its observer first
+  VectorCache vector_cache_{kDefaultVectorCacheBytes};
 };
 
 }  // namespace pogi::service

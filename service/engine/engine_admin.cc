@@ -18,7 +18,10 @@ Result<std::vector<std::string>> Engine::Reset(const std::vector<std::string>& n
     }
   }
   POGI_RETURN_IF_ERROR(storage_->Write([&](storage::WriteTxn& txn) -> Status {
-    for (const auto& t : tables) POGI_RETURN_IF_ERROR(txn.DropTable(t->id));
+    for (const auto& t : tables) {
+      POGI_RETURN_IF_ERROR(txn.DropTable(t->id));
+      for (const auto& v : t->vector_indexes) vector_cache_.Forget(v.id);
+    }
     return Status::Ok();
   }));
   std::vector<std::string> dropped;

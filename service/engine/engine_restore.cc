@@ -4,6 +4,7 @@
 #include "service/backup/restore.h"
 #include "service/engine/engine.h"
 #include "service/validate/control_plane.h"
+#include "service/validate/vector_index.h"
 #include "service/write/item_write.h"
 
 namespace pogi::service {
@@ -13,6 +14,7 @@ Result<v1::TableDescription> Engine::RestoreTable(const v1::TableDescription& so
                                                   const v1::CreateTableRequest& overrides,
                                                   const v1::RestoreSummary& summary,
                                                   const RestoreSource& items) {
+  POGI_RETURN_IF_ERROR(CheckVectorIndexOverride(overrides.vector_indexes(), source));
   v1::CreateTableRequest create = RestoreRequestOf(source, target, overrides);
   POGI_ASSIGN_OR_RETURN(v1::TableDescription d, NewTableDescription(create, clock_->Now()));
   *d.mutable_restore_summary() = summary;

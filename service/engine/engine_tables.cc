@@ -29,6 +29,9 @@ Result<std::shared_ptr<const Table>> Engine::CreateTableInTxn(storage::WriteTxn&
   for (const auto& l : d.local_secondary_indexes()) {
     POGI_ASSIGN_OR_RETURN(index_ids[l.index_name()], txn.CreateIndex(id, l.index_name()));
   }
+  for (const auto& v : d.vector_indexes()) {
+    POGI_ASSIGN_OR_RETURN(index_ids[v.index_name()], txn.CreateIndex(id, v.index_name()));
+  }
   if (settings.ByteSizeLong() > 0)
     POGI_RETURN_IF_ERROR(txn.PutTableSettings(id, settings.SerializeAsString()));
   auto table = Catalog::WithSettings(*catalog_.Make(id, d, index_ids), settings);

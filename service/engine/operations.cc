@@ -85,6 +85,7 @@ const std::array kOperations = {
     POGI_OP(ExecuteStatement),
     POGI_OP(BatchExecuteStatement),
     POGI_OP(ExecuteTransaction),
+    POGI_OP(SearchVectors),
 };
 
 }  // namespace

@@ -28,6 +28,8 @@ std::string_view KindName(ExpressionKind kind) {
       return "UpdateExpression";
     case ExpressionKind::kProjection:
       return "ProjectionExpression";
+    case ExpressionKind::kSearchCondition:
+      return "SearchConditionExpression";
   }
   return "";
 }

@@ -32,7 +32,7 @@ inline constexpr size_t kMaxInOperands = limits::kMaxInOperands;
 inline constexpr size_t kMaxOperators = limits::kMaxOperators;
 inline constexpr size_t kMaxNesting = limits::kMaxExpressionNesting;
 
-// `kind` is kCondition, kFilter or kKeyCondition (it only names the
+// `kind` is kCondition, kFilter, kKeyCondition or kSearchCondition (it only names the
 // parameter in messages; KeyConditionExpression's extra rules are the
 // engine's). The result holds copies of the substituted values.
 Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind, Substitutions& subs);

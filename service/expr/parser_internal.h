@@ -114,7 +114,7 @@ class Parser {
 
   bool IsConditionKind() const {
     return kind_ == ExpressionKind::kCondition || kind_ == ExpressionKind::kFilter ||
-           kind_ == ExpressionKind::kKeyCondition;
+           kind_ == ExpressionKind::kKeyCondition || kind_ == ExpressionKind::kSearchCondition;
   }
   bool IsGrammarKeyword(std::string_view word) const;
 

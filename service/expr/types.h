@@ -20,11 +20,12 @@ using NameMap = google::protobuf::Map<std::string, std::string>;
 // Which request parameter an expression came from. DynamoDB prefixes every
 // expression error with "Invalid <parameter name>: ".
 enum class ExpressionKind {
-  kCondition,     // ConditionExpression
-  kFilter,        // FilterExpression
-  kKeyCondition,  // KeyConditionExpression
-  kUpdate,        // UpdateExpression
-  kProjection,    // ProjectionExpression
+  kCondition,        // ConditionExpression
+  kFilter,           // FilterExpression
+  kKeyCondition,     // KeyConditionExpression
+  kUpdate,           // UpdateExpression
+  kProjection,       // ProjectionExpression
+  kSearchCondition,  // SearchConditionExpression (SearchVectors)
 };
 
 // "ConditionExpression", "UpdateExpression", ...

@@ -27,6 +27,19 @@ class LaggedReadTxn final : public storage::ReadTxn {
   Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t index_id) override {
     return base_.IndexCounters(index_id);
   }
+  // Vector indexes are searched as they are now (SearchVectors has no
+  // eventually consistent reads).
+  Status ReadVectorGenerations(int64_t index_id, std::string_view partition,
+                               storage::VectorGenerations* out) override {
+    return base_.ReadVectorGenerations(index_id, partition, out);
+  }
+  Status ReadVectorSlot(int64_t index_id, std::string_view partition, int slot,
+                        const std::function<bool(const storage::VectorEntry&)>& visit) override {
+    return base_.ReadVectorSlot(index_id, partition, slot, visit);
+  }
+  Result<std::pair<int64_t, int64_t>> VectorIndexCounters(int64_t index_id) override {
+    return base_.VectorIndexCounters(index_id);
+  }
   Result<std::optional<storage::TableRecord>> GetTable(int64_t table_id) override {
     return base_.GetTable(table_id);
   }

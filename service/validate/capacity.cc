@@ -30,6 +30,11 @@ void FillConsumed(const std::string& mode, const std::string& table, std::option
   if (mode != "INDEXES") return;
   if (table_units) out->mutable_table()->set_capacity_units(*table_units);
   for (const auto& i : indexes) {
+    if (i.vector_bytes >= 0) {
+      auto& v = (*out->mutable_vector_indexes())[i.name];
+      v.set_vector_write_request_bytes(v.vector_write_request_bytes() + static_cast<double>(i.vector_bytes));
+      continue;
+    }
     auto* map = i.global ? out->mutable_global_secondary_indexes() : out->mutable_local_secondary_indexes();
     (*map)[i.name].set_capacity_units((*map)[i.name].capacity_units() + i.units);
   }

@@ -20,15 +20,21 @@ bool WantsCapacity(const std::string& mode);
 // Fills `out` with `units` charged to `table`, in the shape `mode` asks for.
 void FillConsumed(const std::string& mode, const std::string& table, double units, v1::ConsumedCapacity* out);
 
-// Units charged to one secondary index.
+// Units charged to one secondary index, or bytes to one vector index.
 struct IndexCapacity {
   std::string name;
   bool global = true;
   double units = 0;
+  // A vector index's VectorWriteRequestBytes (units stay 0); -1: not one.
+  int64_t vector_bytes = -1;
 };
 
+// DynamoDB's floor on the bytes a request is charged on a vector index.
+inline constexpr int64_t kMinVectorRequestBytes = 1024;
+
 // As above, with units charged to indexes too: CapacityUnits is the sum, and
-// INDEXES breaks it down (Table only when `table_units` is charged).
+// INDEXES breaks it down (Table only when `table_units` is charged; vector
+// indexes' bytes under VectorIndexes, apart from the units).
 void FillConsumed(const std::string& mode, const std::string& table, std::optional<double> table_units,
                   const std::vector<IndexCapacity>& indexes, v1::ConsumedCapacity* out);
 

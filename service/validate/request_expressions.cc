@@ -31,7 +31,8 @@ Status CheckNotMixed(const ExpressionParams& p) {
 }
 
 Status CheckSubstitutionMaps(const ExpressionParams& p) {
-  bool any_expression = p.condition || p.update || p.projection || p.key_condition || p.filter;
+  bool any_expression =
+      p.condition || p.update || p.projection || p.key_condition || p.filter || p.search_condition;
   if (p.names) {
     if (!any_expression) {
       return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
@@ -57,7 +58,7 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
     }
   }
   if (p.values) {
-    if (!p.condition && !p.update && !p.key_condition && !p.filter) {
+    if (!p.condition && !p.update && !p.key_condition && !p.filter && !p.search_condition) {
       // DynamoDB names the operation's expressions that were null.
       std::string m = "ExpressionAttributeValues can only be specified when using expressions";
       if (!p.value_expressions.empty()) {
@@ -108,6 +109,11 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
   }
   if (p.filter) {
     POGI_ASSIGN_OR_RETURN(out.filter, expr::ParseCondition(*p.filter, expr::ExpressionKind::kFilter, subs));
+  }
+  if (p.search_condition) {
+    POGI_ASSIGN_OR_RETURN(
+        out.search_condition,
+        expr::ParseCondition(*p.search_condition, expr::ExpressionKind::kSearchCondition, subs));
   }
   if (p.projection) {
     POGI_ASSIGN_OR_RETURN(out.projection, expr::ParseProjection(*p.projection, subs));

@@ -17,13 +17,14 @@ namespace pogi::service {
 
 // What a request carries, as pointers into the proto (null: absent).
 struct ExpressionParams {
-  const std::string* condition = nullptr;      // ConditionExpression
-  const std::string* update = nullptr;         // UpdateExpression
-  const std::string* projection = nullptr;     // ProjectionExpression
-  const std::string* key_condition = nullptr;  // KeyConditionExpression
-  const std::string* filter = nullptr;         // FilterExpression
-  const expr::NameMap* names = nullptr;        // ExpressionAttributeNames
-  const expr::AttributeMap* values = nullptr;  // ExpressionAttributeValues
+  const std::string* condition = nullptr;         // ConditionExpression
+  const std::string* update = nullptr;            // UpdateExpression
+  const std::string* projection = nullptr;        // ProjectionExpression
+  const std::string* key_condition = nullptr;     // KeyConditionExpression
+  const std::string* filter = nullptr;            // FilterExpression
+  const std::string* search_condition = nullptr;  // SearchConditionExpression
+  const expr::NameMap* names = nullptr;           // ExpressionAttributeNames
+  const expr::AttributeMap* values = nullptr;     // ExpressionAttributeValues
   // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
   std::vector<std::string_view> legacy;
   // The operation's expressions that take values, as DynamoDB names them
@@ -40,6 +41,7 @@ struct ParsedExpressions {
   std::optional<expr::Projection> projection;
   std::optional<expr::Condition> key_condition;
   std::optional<expr::Condition> filter;
+  std::optional<expr::Condition> search_condition;
 };
 
 // Validates and parses. Errors are DynamoDB's ValidationExceptions.

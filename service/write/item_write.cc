@@ -6,6 +6,7 @@
 #include "service/write/change_capture.h"
 #include "service/write/index_entries.h"
 #include "service/write/pitr_history.h"
+#include "service/write/vector_entries.h"
 
 namespace pogi::service {
 
@@ -97,6 +98,10 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
   if (!table.indexes.empty()) {
     POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item, index_units));
+  }
+  // No vector index: one branch.
+  if (!table.vector_indexes.empty()) {
+    POGI_RETURN_IF_ERROR(UpdateVectorIndexes(txn, table, key, old_item, new_item, index_units));
   }
   if (table.description.local_secondary_indexes_size() > 0) {
     POGI_RETURN_IF_ERROR(UpdateCollectionSize(txn, table, key, old_item, new_item));

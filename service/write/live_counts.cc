@@ -25,6 +25,13 @@ Status FillLiveCounts(storage::ReadTxn& txn, const Table& table, v1::TableDescri
     d->set_table_size_bytes(rec->size_bytes);
   }
   POGI_RETURN_IF_ERROR(FillIndexCounts(txn, table, d->mutable_global_secondary_indexes()));
+  for (auto& v : *d->mutable_vector_indexes()) {
+    const VectorIndex* index = table.FindVectorIndex(v.index_name());
+    if (!index) continue;
+    POGI_ASSIGN_OR_RETURN(auto counters, txn.VectorIndexCounters(index->id));
+    v.set_item_count(counters.first);
+    v.set_index_size_bytes(counters.second);
+  }
   return FillIndexCounts(txn, table, d->mutable_local_secondary_indexes());
 }
 

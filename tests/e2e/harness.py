@@ -515,6 +515,32 @@ class Server:
         return status, json.loads(data) if data else None
 
 
+# The AWS SDK for JavaScript v3, for the tests that drive pogi with it
+# (operations botocore lacks, the npm package's check): installed from the
+# npm registry once per build folder, by whichever test needs it first.
+JS_SDK_VERSION = "3.1169.0"
+
+
+def js_sdk(test):
+    """The node_modules folder holding @aws-sdk/client-dynamodb (skips `test` without node and npm)."""
+    import fcntl
+    if not shutil.which("npm") or not shutil.which("node"):
+        test.skipTest("node and npm are not installed (./dev test installs them)")
+    sdk_dir = os.path.join(os.path.dirname(os.path.abspath(pogi_bin())), "npm-sdk")
+    os.makedirs(sdk_dir, exist_ok=True)
+    marker = os.path.join(sdk_dir, "node_modules", "@aws-sdk", "client-dynamodb", "package.json")
+    # Two test processes (ctest -j 2) install it one after the other.
+    with open(os.path.join(sdk_dir, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(marker):
+            cp = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save",
+                                 "@aws-sdk/client-dynamodb@" + JS_SDK_VERSION],
+                                cwd=sdk_dir, capture_output=True, text=True, timeout=600)
+            if cp.returncode != 0:
+                raise AssertionError("npm install failed: %s" % cp.stderr)
+    return os.path.join(sdk_dir, "node_modules")
+
+
 def parse_sh_exports(text):
     """{name: value} from lines of `export NAME=VALUE` (values may be quoted)."""
     env = {}

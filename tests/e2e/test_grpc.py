@@ -309,6 +309,23 @@ class GrpcDynamoDB(ServerTestCase):
         listed = self.call("ListImports", pb.ListImportsRequest(table_arn=imported.table_arn))
         self.assertEqual([s.import_arn for s in listed.import_summary_list], [imported.import_arn])
 
+    def test_vector_search(self):
+        index = pb.VectorIndex(index_name="by-emb", dimensions=2, distance_function="EUCLIDEAN",
+                               vector_attribute=pb.VectorAttributeDefinition(attribute_name="emb"),
+                               projection=pb.Projection(projection_type="KEYS_ONLY"))
+        req = pb.CreateTableRequest(
+            table_name="grpc-vec", billing_mode="PAY_PER_REQUEST", vector_indexes=[index],
+            attribute_definitions=[pb.AttributeDefinition(attribute_name="pk", attribute_type="S")],
+            key_schema=[pb.KeySchemaElement(attribute_name="pk", key_type="HASH")])
+        self.call("CreateTable", req)
+        for key, x in (("near", "1"), ("far", "5")):
+            emb = pb.AttributeValue(l=pb.ListValue(values=[self.N(x), self.N("0")]))
+            self.put("grpc-vec", pk=self.S(key), emb=emb)
+        search = pb.SearchVectorsRequest(table_name="grpc-vec", index_name="by-emb", top_k=2,
+                                         search_vector=pb.AttributeValueList(values=[self.N("0"), self.N("0")]))
+        got = self.call("SearchVectors", search)
+        self.assertEqual([(r.item["pk"].s, r.score) for r in got.search_results], [("near", 1.0), ("far", 5.0)])
+
     def test_zz_every_operation_was_called(self):
         every = {m[0] for m in grpc_client.service_methods(pb, "DynamoDB")}
         self.assertEqual(sorted(every - CALLED), [],

@@ -27,14 +27,11 @@ import time
 import unittest
 import urllib.request
 
-from harness import LOCALHOST, free_port, pogi_bin, sqlite_only
+from harness import LOCALHOST, free_port, js_sdk, pogi_bin, sqlite_only
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 PACK = os.path.join(ROOT, "release", "pack.py")
-# The AWS SDK for JavaScript, installed once per build folder for the npm check.
-SDK_DIR = os.path.join(os.path.dirname(os.path.abspath(pogi_bin())), "npm-sdk")
-SDK_VERSION = "3.1169.0"
 
 
 def pack(out):
@@ -264,22 +261,9 @@ class ReleaseTest(unittest.TestCase):
                 code, err = stop(proc)
             self.assertEqual(code, 0, err)
 
-    def sdk(self):
-        """A folder with @aws-sdk/client-dynamodb, installed from the registry once."""
-        if not shutil.which("npm") or not shutil.which("node"):
-            self.skipTest("node and npm are not installed (./dev test installs them)")
-        marker = os.path.join(SDK_DIR, "node_modules", "@aws-sdk", "client-dynamodb", "package.json")
-        if not os.path.exists(marker):
-            os.makedirs(SDK_DIR, exist_ok=True)
-            cp = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save",
-                                 "@aws-sdk/client-dynamodb@" + SDK_VERSION],
-                                cwd=SDK_DIR, capture_output=True, text=True, timeout=600)
-            self.assertEqual(cp.returncode, 0, cp.stderr)
-        return os.path.join(SDK_DIR, "node_modules")
-
     def test_npm_package_installs_offline_and_starts_pogi(self):
         self.assertIsNotNone(self.npm, "no npm package was packed")
-        sdk = self.sdk()
+        sdk = js_sdk(self)
         fresh = os.path.join(self.tmp, "fresh-project")
         os.makedirs(fresh)
         with open(os.path.join(fresh, "package.json"), "w") as f:

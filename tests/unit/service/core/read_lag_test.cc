@@ -60,6 +60,17 @@ class FakeTxn final : public storage::ReadTxn {
   Result<std::pair<int64_t, int64_t>> IndexCounters(int64_t) override {
     return std::pair<int64_t, int64_t>(0, 0);
   }
+  Status ReadVectorGenerations(int64_t, std::string_view, storage::VectorGenerations* out) override {
+    out->fill(0);
+    return Status::Ok();
+  }
+  Status ReadVectorSlot(int64_t, std::string_view, int,
+                        const std::function<bool(const storage::VectorEntry&)>&) override {
+    return Status::Ok();
+  }
+  Result<std::pair<int64_t, int64_t>> VectorIndexCounters(int64_t) override {
+    return std::pair<int64_t, int64_t>(0, 0);
+  }
   Result<std::optional<storage::TableRecord>> GetTable(int64_t) override {
     return std::optional<storage::TableRecord>();
   }

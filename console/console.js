@@ -598,7 +598,7 @@ async function showClock() {
 }
 
 async function loadTest() {
-  await Promise.all([showClock(), loadSnapshots(), loadFaults()]);
+  await Promise.all([showClock(), loadSnapshots(), loadFaults(), loadJobs()]);
 }
 
 $("#clock-form").addEventListener("submit", guarded(async e => {
@@ -672,6 +672,27 @@ $("#fault-form").addEventListener("submit", guarded(async e => {
   await loadFaults();
 }));
 $("#faults-clear").addEventListener("click", guarded(async () => { await admin("ClearFaults", {}); await loadFaults(); }));
+
+// Exports and imports (Admin ListJobs): state and progress; an import in
+// progress can be cancelled (Admin CancelJob; DynamoDB has no operation for it).
+async function loadJobs() {
+  const ul = $("#jobs");
+  ul.replaceChildren();
+  const jobs = (await admin("ListJobs")).Jobs || [];
+  $("#jobs-empty").hidden = jobs.length > 0;
+  for (const j of jobs.slice().reverse()) {
+    const what = `${j.Kind} ${j.Status} ${j.TableName || ""}: ${Number(j.ItemsWritten || 0)} items` +
+      `${Number(j.Errors || 0) ? `, ${Number(j.Errors)} errors` : ""}, ${j.Format || ""} ${j.S3Location || ""}, ` +
+      `started ${isoTime(j.StartTime || 0)}${j.FailureCode ? ` (${j.FailureCode}: ${j.FailureMessage || ""})` : ""}`;
+    const li = el("li", { "data-job": j.Arn, "data-status": j.Status }, el("span", { text: what }));
+    if (j.Kind !== "export" && (j.Status === "IN_PROGRESS" || j.Status === "CANCELLING")) {
+      li.append(el("button", { type: "button", text: "Cancel", "aria-label": `Cancel ${j.Kind} ${j.Arn}`,
+        onclick: guarded(async () => { await admin("CancelJob", { Arn: j.Arn }); await loadJobs(); }) }));
+    }
+    ul.append(li);
+  }
+}
+$("#jobs-refresh").addEventListener("click", guarded(loadJobs));
 
 // ---------------------------------------------------------------- start
 

@@ -3,8 +3,8 @@ chromium-driver through python3-selenium (`./dev test` installs all three; a
 missing one fails this test, it never skips). Loads the console, creates a
 table, adds and edits an item (a refused write shows DynamoDB's error),
 queries it, sees a boto3 write appear live, advances the clock past a TTL
-and sees the item go, restores a snapshot, and looks at a narrow window and
-the dark scheme. Screenshots of the main views go to
+and sees the item go, restores a snapshot, sees an import listed with its
+failure, and looks at a narrow window and the dark scheme. Screenshots of the main views go to
 build/test-artifacts/console/; the item grid is checked against the item
 boto3 reads back."""
 
@@ -307,6 +307,19 @@ class ConsoleBrowserTest(unittest.TestCase):
         self.fill('#fault-form input[name="error"]', "ProvisionedThroughputExceededException")
         self.q('#fault-form button[type="submit"]').click()
         self.wait(lambda: any("BatchGetItem" in li.text for li in self.qs("#faults li")), "the fault rule")
+        # An import from a bucket that does not exist, listed with its failure.
+        imp = self.ddb.import_table(
+            S3BucketSource={"S3Bucket": "no-such-bucket"}, InputFormat="DYNAMODB_JSON",
+            TableCreationParameters={"TableName": "console-import", "BillingMode": "PAY_PER_REQUEST",
+                                     "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                                     "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+        arn = imp["ImportTableDescription"]["ImportArn"]
+
+        def import_listed():
+            self.q("#jobs-refresh").click()
+            return any(li.get_attribute("data-job") == arn and li.get_attribute("data-status") == "FAILED"
+                       and "S3NoSuchBucket" in li.text for li in self.qs("#jobs li"))
+        self.wait(import_listed, "the failed import in the jobs list")
         self.screenshot("test-controls")
         self.q("#faults-clear").click()
         self.wait(lambda: not self.qs("#faults li"), "the rules to be cleared")

@@ -20,6 +20,7 @@ signer is checked against pogi's own verifier in the unit tests).
 starts one server, runs COMMAND with POGI_TEST_S3_ENDPOINT set, stops the
 server and exits with COMMAND's code (CTest's unit_s3.outbound).
 """
+import fcntl
 import os
 import shutil
 import signal
@@ -53,12 +54,16 @@ def problem():
 def install(npm_dir):
     """s3rver's bin script, installed into npm_dir from the registry when missing."""
     script = os.path.join(npm_dir, "node_modules", "s3rver", "bin", "s3rver.js")
-    if not os.path.exists(script):
-        os.makedirs(npm_dir, exist_ok=True)
-        cp = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save", "s3rver@" + S3RVER_VERSION],
-                            cwd=npm_dir, capture_output=True, text=True, timeout=600)
-        if cp.returncode != 0:
-            raise RuntimeError("npm install s3rver failed: " + cp.stderr[-2000:])
+    os.makedirs(npm_dir, exist_ok=True)
+    # CTest runs several S3 test files at once: one installs while the others
+    # wait, since npm writes the bin script before the packages it needs.
+    with open(os.path.join(npm_dir, ".install-lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(script):
+            cp = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save", "s3rver@" + S3RVER_VERSION],
+                                cwd=npm_dir, capture_output=True, text=True, timeout=600)
+            if cp.returncode != 0:
+                raise RuntimeError("npm install s3rver failed: " + cp.stderr[-2000:])
     return script
 
 

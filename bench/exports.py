@@ -1,9 +1,9 @@
-"""Exports and imports bench (issue 26): ExportTableToPointInTime of a table
+"""Exports, imports and bulk puts bench (issue 26): ExportTableToPointInTime of a table
 of N items (default 100,000) to the folder store: items per second, the
 server's RSS while it runs (sampled every 20 ms) against before, and what a
 GetItem costs (latency at concurrency 1) while the export runs against idle,
-in the same run; then ImportTable of that export into a new table: items per
-second and RSS. Usage: POGI_BIN=build/pogi python3 bench/exports.py [items]"""
+in the same run; then ImportTable of that export into a new table, and
+StartBulkPutItems of it into the source table: items per second and RSS. Usage: POGI_BIN=build/pogi python3 bench/exports.py [items]"""
 
 import json
 import os
@@ -136,6 +136,34 @@ def main():
               (d["ImportedItemCount"], d["ImportStatus"], elapsed, d["ImportedItemCount"] / elapsed,
                d["ErrorCount"]))
         print("server RSS: %.1f MB before, %.1f MB at most during the import (%d samples)" %
+              (rss_before, max(samples), len(samples)))
+
+        # The same export bulk-put into the existing (now full) table: every
+        # item a PutItem through the write path (stream off, PITR on).
+        rss_before = rss_mb(server.proc.pid)
+        samples.clear()
+        done.clear()
+        sampler = threading.Thread(target=sample)
+        t0 = time.monotonic()
+        bulk = call("StartBulkPutItems", {
+            "TableName": "big",
+            "InputS3Configuration": {"S3Bucket": "bench", "S3KeyPrefix": base, "InputFormat": "DYNAMODB_JSON",
+                                     "InputCompressionType": "GZIP"},
+            "OutputS3Configuration": {"S3Bucket": "bench", "S3KeyPrefix": "bulk-report",
+                                      "OutputType": ["ERROR"]}})["BulkOperationDescription"]
+        sampler.start()
+        while True:
+            d = call("DescribeBulkOperation", {"BulkOperationArn": bulk["BulkOperationArn"]})["BulkOperationDescription"]
+            if d["BulkOperationStatus"] not in ("IN_PROGRESS", "CANCELLING"):
+                break
+            time.sleep(0.01)
+        elapsed = time.monotonic() - t0
+        done.set()
+        sampler.join()
+        print("bulk put of %d items: %s in %.2f s, %.0f items/s (%d failed)" %
+              (d["ProcessedItemCount"], d["BulkOperationStatus"], elapsed, d["ProcessedItemCount"] / elapsed,
+               d["FailedItemCount"]))
+        print("server RSS: %.1f MB before, %.1f MB at most during the bulk put (%d samples)" %
               (rss_before, max(samples), len(samples)))
         conn.close()
 

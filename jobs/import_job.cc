@@ -3,12 +3,11 @@
 
 #include <chrono>
 #include <map>
-#include <set>
 
 #include "common/log.h"
-#include "gateway/json_doc.h"
 #include "gateway/json_text.h"
 #include "jobs/decompress.h"
+#include "jobs/input_objects.h"
 #include "jobs/input_records.h"
 #include "service/validate/item_validation.h"
 #include "service/write/index_entries.h"
@@ -20,7 +19,6 @@ constexpr size_t kBatchItems = 1000;      // items per storage write
 constexpr int64_t kBatchBytes = 8 << 20;  // or this many bytes of items
 constexpr int kMaxErrorLog = 100;         // error entries kept with the import
 constexpr auto kTickEvery = std::chrono::seconds(1);
-constexpr size_t kMaxManifestBytes = 64 << 20;
 
 // DynamoDB's FailureCode and FailureMessage for an import with items that
 // failed validation (its developer guide, "Import format quotas and
@@ -66,11 +64,13 @@ class ImportRun {
     }
     const std::string& bucket = d_.s3_bucket_source().s3_bucket();
     POGI_RETURN_IF_ERROR(store_.CheckBucket(bucket));
-    POGI_ASSIGN_OR_RETURN(std::vector<std::string> keys, DataObjects(bucket));
+    POGI_ASSIGN_OR_RETURN(InputObjects input,
+                          ListInputObjects(store_, bucket, d_.s3_bucket_source().s3_key_prefix()));
+    for (const auto& [key, why] : input.bad_manifest_lines) AddError({key, 0}, why);
     last_tick_ = std::chrono::steady_clock::now();
-    for (const std::string& key : keys) {
+    for (const auto& object : input.objects) {
       POGI_RETURN_IF_ERROR(Tick(/*now=*/true));
-      POGI_RETURN_IF_ERROR(ReadObject(bucket, key));
+      POGI_RETURN_IF_ERROR(ReadObject(bucket, object.key));
     }
     return Flush();
   }
@@ -105,57 +105,6 @@ class ImportRun {
   }
 
  private:
-  // The keys of the objects to read, in key order: every object under the
-  // prefix, but where an export's manifest-files.json is among them, the
-  // data files it lists instead of that export's folder.
-  Result<std::vector<std::string>> DataObjects(const std::string& bucket) {
-    POGI_ASSIGN_OR_RETURN(auto objects, store_.List(bucket, d_.s3_bucket_source().s3_key_prefix()));
-    std::set<std::string> present;
-    for (const auto& o : objects) present.insert(o.key);
-    static constexpr std::string_view kManifest = "manifest-files.json";
-    std::vector<std::string> export_folders;
-    std::set<std::string> listed;
-    for (const auto& o : objects) {
-      if (!o.key.ends_with(kManifest)) continue;
-      std::string folder = o.key.substr(0, o.key.size() - kManifest.size());
-      if (!folder.empty() && folder.back() != '/') continue;
-      POGI_ASSIGN_OR_RETURN(std::string text, store_.Get(bucket, o.key, kMaxManifestBytes));
-      export_folders.push_back(folder);
-      size_t start = 0;
-      while (start < text.size()) {
-        size_t nl = text.find('\n', start);
-        std::string_view line =
-            std::string_view(text).substr(start, nl == std::string::npos ? std::string::npos : nl - start);
-        start = nl == std::string::npos ? text.size() : nl + 1;
-        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-        gateway::JsonDoc doc;
-        std::string data_key;
-        if (doc.Parse(line) && doc.root().is_object()) {
-          doc.root().ForEachMember([&](std::string_view name, gateway::JsonRef v) {
-            if (name == "dataFileS3Key" && v.is_string()) data_key = v.string();
-            return true;
-          });
-        }
-        if (data_key.empty()) {
-          AddError({o.key, 0}, "The line of the export's manifest names no dataFileS3Key");
-          continue;
-        }
-        if (!present.count(data_key)) {
-          return outbound::StoreError(
-              "S3NoSuchKey", "The specified key does not exist. (" + data_key + ", listed in " + o.key + ")");
-        }
-        listed.insert(data_key);
-      }
-    }
-    std::vector<std::string> keys;
-    for (const auto& o : objects) {
-      bool in_export = false;
-      for (const auto& f : export_folders) in_export = in_export || o.key.starts_with(f);
-      if (!in_export || listed.count(o.key)) keys.push_back(o.key);
-    }
-    return keys;
-  }
-
   Status ReadObject(const std::string& bucket, const std::string& key) {
     POGI_ASSIGN_OR_RETURN(auto raw, store_.Open(bucket, key));
     auto records =

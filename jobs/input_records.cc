@@ -49,6 +49,29 @@ std::string ItemOfRecord(v1::AttributeValue record, value::AttributeMap* item) {
   return "";
 }
 
+std::string ConditionOfRecord(v1::AttributeValue& record, InputRecord* out) {
+  if (!record.has_m()) return "";
+  auto* fields = record.mutable_m()->mutable_fields();
+  if (auto it = fields->find("ConditionExpression"); it != fields->end()) {
+    if (!it->second.has_s()) return "The record's ConditionExpression is not a string";
+    out->condition.set_condition_expression(std::move(*it->second.mutable_s()));
+  }
+  if (auto it = fields->find("ExpressionAttributeNames"); it != fields->end()) {
+    if (!it->second.has_m()) return "The record's ExpressionAttributeNames is not a struct of strings";
+    auto* names = out->condition.mutable_expression_attribute_names()->mutable_names();
+    for (auto& [placeholder, name] : *it->second.mutable_m()->mutable_fields()) {
+      if (!name.has_s()) return "The record's ExpressionAttributeNames is not a struct of strings";
+      (*names)[placeholder] = std::move(*name.mutable_s());
+    }
+  }
+  if (auto it = fields->find("ExpressionAttributeValues"); it != fields->end()) {
+    if (!it->second.has_m()) return "The record's ExpressionAttributeValues is not a struct of values";
+    *out->condition.mutable_expression_attribute_values()->mutable_attributes() =
+        std::move(*it->second.mutable_m()->mutable_fields());
+  }
+  return "";
+}
+
 namespace {
 
 // One JSON object a line; empty lines are skipped.
@@ -107,6 +130,16 @@ class JsonLinesReader final : public RecordReader {
       return;
     }
     out->item = std::move(*parsed.mutable_item());
+    if (parsed.has_condition_expression()) {
+      out->condition.set_condition_expression(std::move(*parsed.mutable_condition_expression()));
+    }
+    if (parsed.has_expression_attribute_names()) {
+      *out->condition.mutable_expression_attribute_names() = std::move(*parsed.mutable_expression_attribute_names());
+    }
+    if (parsed.has_expression_attribute_values()) {
+      *out->condition.mutable_expression_attribute_values() =
+          std::move(*parsed.mutable_expression_attribute_values());
+    }
   }
 
   InputBuffer buf_;

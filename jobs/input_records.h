@@ -16,6 +16,7 @@
 
 #include "common/result.h"
 #include "outbound/object_store.h"
+#include "pogi/v1/dynamodb.pb.h"
 #include "service/value/item.h"
 
 namespace pogi::jobs {
@@ -26,6 +27,10 @@ struct InputRecord {
   value::AttributeMap item;
   // Why the record is no item (DynamoDB's words where it has them), or empty.
   std::string error;
+  // The record's own condition (a bulk put's per-item ConditionExpression,
+  // ExpressionAttributeNames and ExpressionAttributeValues), in PutItem's
+  // members; none set when it has none. Imports ignore it.
+  v1::PutItemRequest condition;
 };
 
 struct CsvSettings {
@@ -81,5 +86,9 @@ std::unique_ptr<RecordReader> MakeIonReader(std::unique_ptr<outbound::ObjectRead
 // The item of a record's Item member (`record` a map value holding it), or
 // why there is none.
 std::string ItemOfRecord(v1::AttributeValue record, value::AttributeMap* item);
+// The condition members of a record (Ion: ConditionExpression a string,
+// ExpressionAttributeNames a struct of strings, ExpressionAttributeValues a
+// struct of values) into out->condition, or why they are malformed.
+std::string ConditionOfRecord(v1::AttributeValue& record, InputRecord* out);
 
 }  // namespace pogi::jobs

@@ -30,6 +30,7 @@ class IonReader final : public RecordReader {
       switch (step) {
         case IonStep::kValue:
           *out = InputRecord();
+          if (error.empty()) error = ConditionOfRecord(value, out);
           out->error = error.empty() ? ItemOfRecord(std::move(value), &out->item) : error;
           return true;
         case IonStep::kEnd:

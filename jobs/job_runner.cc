@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "common/log.h"
+#include "jobs/bulk_put_job.h"
 #include "jobs/export_job.h"
 #include "jobs/import_job.h"
 
@@ -18,10 +19,15 @@ bool InProgress(const v1::StoredJob& job) {
     const std::string& s = job.import().import_status();
     return s == "IN_PROGRESS" || s == "CANCELLING";
   }
+  if (job.has_bulk()) {
+    const std::string& s = job.bulk().bulk_operation_status();
+    return s == "IN_PROGRESS" || s == "CANCELLING";
+  }
   return false;
 }
 
 const std::string& ArnOf(const v1::StoredJob& job) {
+  if (job.has_bulk()) return job.bulk().bulk_operation_arn();
   return job.has_import() ? job.import().import_arn() : job.export_().export_arn();
 }
 
@@ -60,7 +66,7 @@ void JobRunner::Loop() {
 }
 
 void JobRunner::StartDueJobs() {
-  for (const char* kind : {"export", "import"}) {
+  for (const char* kind : {"export", "import", "bulk"}) {
     auto jobs = engine_.ListJobs(kind);
     if (!jobs.ok()) {
       log::Warn("jobs: cannot list " + std::string(kind) + "s: " + jobs.error().message());
@@ -101,6 +107,7 @@ void JobRunner::RunOne(std::string arn, std::string kind) {
     log::Info("jobs: running " + kind + " " + arn);
     auto keep_going = [this, &arn] { return KeepGoing(arn); };
     Status s = kind == "import" ? RunImport(engine_, *store_, arn, std::move(**job), keep_going)
+               : kind == "bulk" ? RunBulkPut(engine_, *store_, arn, std::move(**job), keep_going)
                                 : RunExport(engine_, *store_, arn, std::move(**job), keep_going);
     if (!s.ok()) log::Warn("jobs: " + kind + " " + arn + " could not be recorded: " + s.error().message());
   }

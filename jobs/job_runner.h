@@ -1,9 +1,10 @@
-// JobRunner: runs exports and imports (and, later, bulk operations) in the
+// JobRunner: runs exports, imports and bulk operations in the
 // background, on threads of its own, until destroyed. It picks up a job the
 // moment an action starts one (Engine::set_job_started), and every few
 // seconds looks for jobs left IN_PROGRESS: one that was running when pogi
-// stopped or died starts again from the beginning (an export's files come
-// out the same; see export_job.h). Of several processes sharing a
+// stopped or died starts again: an export or an import from the beginning
+// (an export's files come out the same; see export_job.h), a bulk put from
+// its last stored progress (bulk_put_job.h). Of several processes sharing a
 // database, the one holding a job's lease runs it; when it dies, another
 // takes the job over once the lease lapses.
 #pragma once

@@ -125,6 +125,13 @@ class Engine {
   Result<v1::ImportTableResponse> ImportTable(const v1::ImportTableRequest& req);
   Result<v1::DescribeImportResponse> DescribeImport(const v1::DescribeImportRequest& req);
   Result<v1::ListImportsResponse> ListImports(const v1::ListImportsRequest& req);
+  // Bulk puts from S3 into an existing table (service/actions/bulk_operations.cc):
+  // the action records the operation; jobs/ puts the items in the
+  // background, each through PutItem.
+  Result<v1::StartBulkPutItemsResponse> StartBulkPutItems(const v1::StartBulkPutItemsRequest& req);
+  Result<v1::DescribeBulkOperationResponse> DescribeBulkOperation(const v1::DescribeBulkOperationRequest& req);
+  Result<v1::ListBulkOperationsResponse> ListBulkOperations(const v1::ListBulkOperationsRequest& req);
+  Result<v1::CancelBulkOperationResponse> CancelBulkOperation(const v1::CancelBulkOperationRequest& req);
 
   // Jobs: exports, imports and bulk operations, kept in storage
   // (engine_jobs.cc). The actions start them; the job runner (jobs/) runs

@@ -7,6 +7,7 @@ operation added to the proto needs a test in this file.
 """
 
 import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
+import time
 import unittest
 
 import grpc
@@ -308,6 +309,34 @@ class GrpcDynamoDB(ServerTestCase):
         self.assertEqual(described.import_table_description.table_arn, imported.table_arn)
         listed = self.call("ListImports", pb.ListImportsRequest(table_arn=imported.table_arn))
         self.assertEqual([s.import_arn for s in listed.import_summary_list], [imported.import_arn])
+
+    def test_bulk_operations(self):
+        self.create("grpc-bulk")
+        started = self.call("StartBulkPutItems", pb.StartBulkPutItemsRequest(
+            table_name="grpc-bulk",
+            input_s3_configuration=pb.InputS3Configuration(s3_bucket="grpc-bulk-in", input_format="DYNAMODB_JSON"),
+            output_s3_configuration=pb.OutputS3Configuration(s3_bucket="grpc-bulk-out", output_type=["ERROR"]),
+            max_write_request_units=2048)).bulk_operation_description
+        self.assertEqual(started.bulk_operation_status, "IN_PROGRESS")
+        self.assertEqual(started.max_write_request_units, 2048)
+        arn = started.bulk_operation_arn
+        described = self.call("DescribeBulkOperation", pb.DescribeBulkOperationRequest(bulk_operation_arn=arn))
+        self.assertEqual(described.bulk_operation_description.table_details[0].table_name, "grpc-bulk")
+        listed = self.call("ListBulkOperations", pb.ListBulkOperationsRequest(max_results=25))
+        self.assertIn(arn, [s.bulk_operation_arn for s in listed.bulk_operations_summary_list])
+        # The buckets do not exist: it fails soon; a cancel of what has ended is refused.
+        for _ in range(200):
+            d = self.call("DescribeBulkOperation", pb.DescribeBulkOperationRequest(bulk_operation_arn=arn))
+            if d.bulk_operation_description.bulk_operation_status not in ("IN_PROGRESS", "CANCELLING"):
+                break
+            time.sleep(0.05)
+        self.assertEqual(d.bulk_operation_description.bulk_operation_status, "FAILED")
+        with self.assertRaises(grpc.RpcError) as cm:
+            self.call("CancelBulkOperation", pb.CancelBulkOperationRequest(bulk_operation_arn=arn))
+        self.assertEqual(cm.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        with self.assertRaises(grpc.RpcError) as cm:
+            self.call("StartBulkPutItems", pb.StartBulkPutItemsRequest(table_name="grpc-no-such-table"))
+        self.assertIn("ValidationException", cm.exception.details())
 
     def test_vector_search(self):
         index = pb.VectorIndex(index_name="by-emb", dimensions=2, distance_function="EUCLIDEAN",

@@ -421,7 +421,7 @@ class TablesThroughTheCli(ServerTestCase):
 class UnimplementedOperations(ServerTestCase):
     """Operations pogi does not implement answer UnknownOperationException (400)."""
 
-    OPS = ["StartBulkPutItems", "DescribeGlobalTable",
+    OPS = ["CreateGlobalTable", "DescribeGlobalTable",
            "DescribeKinesisStreamingDestination"]
 
     def test_unknown_operation_for_unimplemented(self):

@@ -192,5 +192,35 @@ TEST(InputRecordsTest, AnIonValueTooLongEndsTheObject) {
   EXPECT_TRUE(got[0].starts_with("FAILED an Ion value is longer than")) << got[0].substr(0, 200);
 }
 
+// A bulk put's record may carry its condition, in DynamoDB JSON and Ion.
+TEST(InputRecordsTest, ConditionsOfBulkPutRecords) {
+  auto first = [](std::string_view format, std::string data) {
+    auto reader = MakeRecordReader(format, {}, Decompressing(std::make_unique<StringReader>(std::move(data), 5), ""));
+    InputRecord rec;
+    auto next = reader->Next(&rec);
+    EXPECT_TRUE(next.ok() && *next);
+    return rec;
+  };
+  InputRecord json = first("DYNAMODB_JSON",
+                           "{\"Item\":{\"pk\":{\"S\":\"a\"}},\"ConditionExpression\":\"#n <> :v\","
+                           "\"ExpressionAttributeNames\":{\"#n\":\"n\"},"
+                           "\"ExpressionAttributeValues\":{\":v\":{\"N\":\"1\"}}}\n");
+  EXPECT_EQ(json.error, "");
+  EXPECT_EQ(json.condition.condition_expression(), "#n <> :v");
+  EXPECT_EQ(json.condition.expression_attribute_names().names().at("#n"), "n");
+  EXPECT_EQ(json.condition.expression_attribute_values().attributes().at(":v").n(), "1");
+  EXPECT_EQ(json.item.at("pk").s(), "a");
+  InputRecord ion = first("ION",
+                          "{Item:{pk:\"a\"},ConditionExpression:\"attribute_not_exists(#k)\","
+                          "ExpressionAttributeNames:{'#k':\"pk\"},ExpressionAttributeValues:{':v':2}}");
+  EXPECT_EQ(ion.error, "");
+  EXPECT_EQ(ion.condition.condition_expression(), "attribute_not_exists(#k)");
+  EXPECT_EQ(ion.condition.expression_attribute_names().names().at("#k"), "pk");
+  EXPECT_EQ(ion.condition.expression_attribute_values().attributes().at(":v").n(), "2");
+  EXPECT_EQ(first("ION", "{Item:{pk:\"a\"},ConditionExpression:3}").error,
+            "The record's ConditionExpression is not a string");
+  EXPECT_FALSE(first("DYNAMODB_JSON", "{\"Item\":{\"pk\":{\"S\":\"a\"}}}").condition.has_condition_expression());
+}
+
 }  // namespace
 }  // namespace pogi::jobs

@@ -74,6 +74,8 @@ import tempfile
 import threading
 import time
 
+from ports import free_port
+
 PG_BIN = os.environ.get("POGI_PG_BIN", "/usr/lib/postgresql/15/bin")
 LOCALHOST = "127.0.0.1"
 DEFAULT_SOCKET_DIR = "/var/run/postgresql"  # Debian's PostgreSQL's, where pg_autoctl's servers listen too
@@ -136,12 +138,6 @@ def available():
 def psql_bin():
     own = os.path.join(PG_BIN, "psql")
     return own if os.access(own, os.X_OK) else "psql"
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((LOCALHOST, 0))
-        return s.getsockname()[1]
 
 
 def _pg_user():

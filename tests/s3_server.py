@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 
+from ports import free_port
+
 S3RVER_VERSION = "3.7.1"
 ACCESS_KEY = "S3RVER"
 SECRET_KEY = "S3RVER"
@@ -67,12 +69,6 @@ def install(npm_dir):
     return script
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class S3Server:
     def __init__(self, npm_dir=None):
         self.script = install(npm_dir or default_npm_dir())
@@ -85,6 +81,17 @@ class S3Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout=30):
+        """Starts s3rver; returns self once it listens. Picks another port when
+        another test's process took this one first."""
+        for attempt in range(3):
+            try:
+                return self._start_once(timeout)
+            except RuntimeError as e:
+                if "EADDRINUSE" not in str(e) or attempt == 2:
+                    raise
+                self.port = free_port()
+
+    def _start_once(self, timeout):
         self.proc = subprocess.Popen(["node", self.script, "-d", self.folder, "-a", "127.0.0.1",
                                       "-p", str(self.port), "--silent", "--no-vhost-buckets"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)

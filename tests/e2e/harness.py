@@ -43,6 +43,12 @@ import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# tests/: the helpers every test shares (ports, pg_server, s3_server).
+TESTS_DIR = os.path.normpath(os.path.join(HERE, ".."))
+if TESTS_DIR not in sys.path:
+    sys.path.insert(0, TESTS_DIR)
+from ports import free_port  # noqa: E402  (re-exported: tests import it from here)
+
 POGI_BIN = os.environ.get("POGI_BIN") or os.path.normpath(
     os.path.join(HERE, "..", "..", "build", "pogi"))
 
@@ -93,13 +99,6 @@ def pogi_bin():
     return POGI_BIN
 
 
-def free_port():
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((LOCALHOST, 0))
-        return s.getsockname()[1]
-
-
 def run_pogi(*args, timeout=30, env=None, input=None):
     """Runs `pogi ARGS...` to completion; returns the CompletedProcess (text)."""
     return subprocess.run([pogi_bin()] + [str(a) for a in args],
@@ -140,9 +139,6 @@ _schema_numbers = itertools.count(1)
 
 
 def _shared_pg():
-    tests = os.path.normpath(os.path.join(HERE, ".."))
-    if tests not in sys.path:
-        sys.path.insert(0, tests)
     import pg_server
     return pg_server.shared()
 
@@ -220,6 +216,18 @@ class Server:
     # ---- life cycle -------------------------------------------------------
 
     def start(self):
+        """Starts pogi (and the gateway); ports it picked itself are picked
+        again when another test's process took one first."""
+        picked = self.port is None, self.grpc_port is None
+        for attempt in range(3):
+            try:
+                return self._start_once()
+            except StartError as e:
+                if "Address already in use" not in str(e) or not all(picked) or attempt == 2:
+                    raise
+                self.port = self.grpc_port = None
+
+    def _start_once(self):
         assert self.proc is None or self.proc.poll() is not None, "already running"
         if self.port is None:
             self.port = free_port()

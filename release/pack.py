@@ -7,6 +7,8 @@ binary and sources give the same bytes (fixed timestamps, owners and order).
 Writes into OUT:
   pogi-VERSION-linux-ARCH.tar.gz         the stripped static binary, LICENSE, README, completions
   pogi-VERSION-linux-ARCH.tar.gz.sha256  its SHA-256, as sha256sum -c reads it
+  pogi-VERSION-linux-ARCH.tar.xz         the same tar, xz-compressed: the smallest download
+  pogi-VERSION-linux-ARCH.tar.xz.sha256
   pogi-VERSION-oci.tar                   an OCI image (FROM scratch: the binary alone), for
                                          `docker load` and `podman load`; tagged pogi:VERSION
   pogi-VERSION.tgz                       the npm package (npm install ./pogi-VERSION.tgz)
@@ -21,6 +23,7 @@ import gzip
 import hashlib
 import io
 import json
+import lzma
 import os
 import re
 import shutil
@@ -79,6 +82,13 @@ def gzip_bytes(data):
     return gzip.compress(data, compresslevel=9, mtime=0)
 
 
+def xz_bytes(data):
+    # xz writes no timestamp or name: the same tar, the same bytes. CRC32
+    # rather than the default CRC64, for the smallest xz-embedded readers.
+    return lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32,
+                         preset=9 | lzma.PRESET_EXTREME)
+
+
 def sha256(data):
     return hashlib.sha256(data).hexdigest()
 
@@ -103,14 +113,16 @@ def read(path):
         return f.read()
 
 
-def release_archive(name, pogi, binary, epoch):
+def release_tar(name, pogi, binary, epoch):
+    """The release archive's tar, uncompressed: one folder NAME/ with the
+    binary, LICENSE, README.md and completions/."""
     entries = [(name + "/", None, 0o755), (name + "/pogi", pogi, 0o755),
                (name + "/LICENSE", read("LICENSE"), 0o644),
                (name + "/README.md", read("release/README.md"), 0o644),
                (name + "/completions/", None, 0o755)]
     for path, data in completions(binary).items():
         entries.append((name + "/" + path, data, 0o644))
-    return gzip_bytes(tar_bytes(entries, epoch))
+    return tar_bytes(entries, epoch)
 
 
 def oci_image(version, pogi, goarch, epoch):
@@ -214,14 +226,16 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pogi-pack-") as work:
         pogi = stripped(args.binary, work)
         name = "pogi-%s-linux-%s" % (version, name_arch)
-        archive = release_archive(name, pogi, args.binary, epoch)
+        tar = release_tar(name, pogi, args.binary, epoch)
         written = []
-        path = os.path.join(args.out, name + ".tar.gz")
-        with open(path, "wb") as f:
-            f.write(archive)
-        with open(path + ".sha256", "w") as f:
-            f.write("%s  %s\n" % (sha256(archive), name + ".tar.gz"))
-        written += [path, path + ".sha256"]
+        for suffix, compress in ((".tar.gz", gzip_bytes), (".tar.xz", xz_bytes)):
+            archive = compress(tar)
+            path = os.path.join(args.out, name + suffix)
+            with open(path, "wb") as f:
+                f.write(archive)
+            with open(path + ".sha256", "w") as f:
+                f.write("%s  %s\n" % (sha256(archive), name + suffix))
+            written += [path, path + ".sha256"]
         image, digest = oci_image(version, pogi, goarch, epoch)
         path = os.path.join(args.out, "pogi-%s-oci.tar" % version)
         with open(path, "wb") as f:

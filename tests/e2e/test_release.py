@@ -1,7 +1,7 @@
 """What users download, checked as they would use it (release/pack.py):
 
 - the release archive: reproducible (packed twice, the same bytes), its
-  SHA-256 file, its contents; the binary in it runs in a bare root folder
+  SHA-256 file, its contents; the .tar.xz holds the same tar as the .tar.gz; the binary in it runs in a bare root folder
   (chroot, nothing else in it) and answers a ListTables; --version;
 - the OCI image: reproducible (the same digest twice), its config (entry
   point, environment, the /data volume), unpacked with umoci and run with
@@ -15,7 +15,9 @@ The chroot checks need root (CI runs as root); umoci, skopeo and the AWS
 SDK for JavaScript come from `./dev test`'s packages (skipped with a reason
 when missing, which `./dev test` never lets happen in CI)."""
 
+import gzip
 import json
+import lzma
 import os
 import shutil
 import signal
@@ -92,6 +94,7 @@ class ReleaseTest(unittest.TestCase):
         pack(cls.out2)
         names = files_in(cls.out1)
         cls.archive = next(n for n in names if n.endswith(".tar.gz"))
+        cls.xz_archive = next(n for n in names if n.endswith(".tar.xz"))
         cls.image = next(n for n in names if n.endswith("-oci.tar"))
         cls.npm = next((n for n in names if n.endswith(".tgz")), None)
         sys.stderr.write("release/pack.py:\n" + cls.report)
@@ -125,6 +128,25 @@ class ReleaseTest(unittest.TestCase):
         self.assertEqual(len({m.mtime for m in members.values()}), 1)
         # Stripped: smaller than the build's binary, which keeps its symbols.
         self.assertLess(members[top + "/pogi"].size, os.path.getsize(pogi_bin()))
+
+    def test_xz_archive_holds_the_same_tar(self):
+        self.assertEqual(self.xz_archive, self.archive[:-len(".gz")] + ".xz")
+        cp = subprocess.run(["sha256sum", "-c", self.xz_archive + ".sha256"], cwd=self.out1,
+                            capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0, cp.stdout + cp.stderr)
+        xz, gz = self.read(self.out1, self.xz_archive), self.read(self.out1, self.archive)
+        self.assertEqual(lzma.decompress(xz), gzip.decompress(gz))
+        self.assertLess(len(xz), len(gz))
+        # As users unpack it: the system's tar (through xz).
+        into = os.path.join(self.tmp, "xz")
+        os.makedirs(into)
+        cp = subprocess.run(["tar", "xJf", os.path.join(self.out1, self.xz_archive), "-C", into],
+                            capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0, cp.stderr)
+        top = self.xz_archive[:-len(".tar.xz")]
+        cp = subprocess.run([os.path.join(into, top, "pogi"), "--version"], capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0, cp.stderr)
+        self.assertTrue(cp.stdout.startswith("pogi "), cp.stdout)
 
     def test_version_names_the_commit_and_date(self):
         cp = subprocess.run([pogi_bin(), "--version"], capture_output=True, text=True)

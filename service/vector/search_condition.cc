@@ -1,5 +1,10 @@
 // SearchConditionExpression's rules. The messages are DynamoDB's answers as
-// recorded (their grammar included).
+// recorded (their grammar included): in August and September 2026 the
+// service accepted `=` joined by AND only, refusing <, <=, >, >= and <> as an
+// "Invalid comparator" and BETWEEN and IN as an "Invalid operator". The
+// developer guide's SearchConditionExpression reference has since described
+// IN, BETWEEN and OR on INLINE_FILTER attributes, but no answer of a service
+// that takes them is on record, so pogi keeps the recorded rules.
 #include "service/vector/search_condition.h"
 
 #include <set>
@@ -18,16 +23,23 @@ Error InvalidComparator() {
       "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
 }
 
+// BETWEEN and IN as recorded; OR, NOT and the functions get the same words
+// (refused on record, their text not kept).
+Error InvalidOperator() {
+  return Error::Validation(
+      "Invalid SearchConditionExpression: Invalid operator used in SearchConditionExpression");
+}
+
 Status Collect(const C& c, std::vector<SearchEquality>* out) {
   if (c.kind == C::Kind::kAnd) {
     for (const C& child : c.children) POGI_RETURN_IF_ERROR(Collect(child, out));
     return Status::Ok();
   }
-  if (c.kind != C::Kind::kCompare || c.op != expr::Comparator::kEq || c.operands.size() != 2) {
-    return InvalidComparator();
-  }
+  if (c.kind != C::Kind::kCompare) return InvalidOperator();
+  if (c.op != expr::Comparator::kEq || c.operands.size() != 2) return InvalidComparator();
   const O& a = c.operands[0];
   const O& b = c.operands[1];
+  if (a.kind == O::Kind::kSize || b.kind == O::Kind::kSize) return InvalidOperator();
   const O* path = a.kind == O::Kind::kPath ? &a : b.kind == O::Kind::kPath ? &b : nullptr;
   const O* value = a.kind == O::Kind::kValue ? &a : b.kind == O::Kind::kValue ? &b : nullptr;
   if (!path || !value || path->path.empty() || path->path.front().is_index) return InvalidComparator();

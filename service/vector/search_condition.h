@@ -20,9 +20,10 @@ struct SearchEquality {
   v1::AttributeValue value;
 };
 
-// The equalities of a parsed condition. Anything else (OR, NOT, another
-// comparator, a function, two paths or two values) is DynamoDB's "Invalid
-// comparator" refusal. Needs no index: checked before the table is read.
+// The equalities of a parsed condition. Another comparator (or two paths,
+// or two values) is DynamoDB's "Invalid comparator" refusal; BETWEEN, IN,
+// OR, NOT or a function its "Invalid operator" one, whichever comes first
+// in the expression. Needs no index: checked before the table is read.
 Result<std::vector<SearchEquality>> SearchEqualities(const expr::Condition& condition);
 
 // What a search of `index` reads: one partition, and for each INLINE_FILTER

@@ -229,6 +229,10 @@ class VectorSearchTest(ServerTestCase):
         self.refused(self.search("by-tenant", q, status=400, SearchConditionExpression="tenant > :t",
                                  ExpressionAttributeValues={":t": {"S": "t1"}}),
                      "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression")
+        for condition in ("tenant IN (:t)", "tenant BETWEEN :t AND :t", "tenant = :t OR tenant = :t"):
+            self.refused(self.search("by-tenant", q, status=400, SearchConditionExpression=condition,
+                                     ExpressionAttributeValues={":t": {"S": "t1"}}),
+                         "Invalid SearchConditionExpression: Invalid operator used in SearchConditionExpression")
         self.refused(self.search("by-tenant", q, status=400, SearchConditionExpression="tenant = :t",
                                  ExpressionAttributeValues={":t": {"N": "1"}}),
                      "Type of 'tenant' attribute in SearchConditionExpression (N) does not match type in search "

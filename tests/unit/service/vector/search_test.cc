@@ -132,11 +132,17 @@ TEST(SearchConditionTest, DynamoDBsRules) {
   EXPECT_FALSE(scope.filters[0]);
   const std::string comparator =
       "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression";
-  for (const char* bad :
-       {"cat < :s", "cat <> :s", "cat = :s OR #y = :n", "NOT cat = :s", "cat BETWEEN :s AND :s",
-        "cat IN (:s)", "begins_with(cat, :s)", "cat = brand", "attribute_exists(cat)"}) {
+  for (const char* bad : {"cat < :s", "cat <> :s", "cat >= :s AND #y = :n", "cat = brand"}) {
     EXPECT_EQ(Scope(bad), comparator) << bad;
   }
+  const std::string op = "Invalid SearchConditionExpression: Invalid operator used in SearchConditionExpression";
+  for (const char* bad : {"cat = :s OR #y = :n", "NOT cat = :s", "cat BETWEEN :s AND :s", "cat IN (:s)",
+                          "begins_with(cat, :s)", "attribute_exists(cat)", "size(cat) = :n"}) {
+    EXPECT_EQ(Scope(bad), op) << bad;
+  }
+  // Whichever comes first in the expression.
+  EXPECT_EQ(Scope("cat < :s AND #y IN (:n)"), comparator);
+  EXPECT_EQ(Scope("cat IN (:s) AND #y < :n"), op);
   EXPECT_EQ(Scope("cat = :s AND title = :s"),
             "SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid "
             "attribute: title");

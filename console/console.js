@@ -162,7 +162,7 @@ function itemProblem(text, table) {
 
 // ---------------------------------------------------------------- views
 
-const VIEWS = ["tables", "items", "partiql", "live", "test"];
+const VIEWS = ["tables", "items", "partiql", "vectors", "live", "test"];
 let currentView = "";
 
 function showView() {
@@ -176,7 +176,8 @@ function showView() {
   currentView = name;
   if (changed) $(`#h-${name}`).focus();
   clearAlert();
-  const load = { tables: loadTables, items: () => openItems(arg && decodeURIComponent(arg)), partiql: () => {}, live: refreshLive, test: loadTest }[name];
+  const load = { tables: loadTables, items: () => openItems(arg && decodeURIComponent(arg)), partiql: () => {},
+    vectors: () => openVectors(arg && decodeURIComponent(arg)), live: refreshLive, test: loadTest }[name];
   guarded(load)();
 }
 window.addEventListener("hashchange", showView);
@@ -185,11 +186,11 @@ window.addEventListener("hashchange", showView);
 
 let tables = {};  // name -> {keys: [{name, type, role}], indexes: [{name, keys}], ttl}
 
+// The type AttributeDefinitions gives the attribute `name`.
+function typeOf(defs, name) { return ((defs || []).find(d => d.AttributeName === name) || {}).AttributeType || "S"; }
+
 function keysOf(schema, defs) {
-  return (schema || []).map(k => ({
-    name: k.AttributeName, role: k.KeyType,
-    type: ((defs || []).find(d => d.AttributeName === k.AttributeName) || {}).AttributeType || "S",
-  }));
+  return (schema || []).map(k => ({ name: k.AttributeName, role: k.KeyType, type: typeOf(defs, k.AttributeName) }));
 }
 
 async function describe(name) {
@@ -222,7 +223,8 @@ async function loadTables() {
       el("td", { class: "num", text: String(s.ItemCount || 0) }),
       el("td", { class: "num", text: bytes(s.SizeBytes) }),
       el("td", { text: t.keys.map(k => `${k.name} (${k.type}, ${k.role === "HASH" ? "partition" : "sort"})`).join(", ") }),
-      el("td", { text: (s.Indexes || []).map(i => `${i.IndexName} (${i.Kind === "GLOBAL" ? "GSI" : "LSI"}, ${i.ItemCount || 0})`).join(", ") || "none" }),
+      el("td", { text: [...(s.Indexes || []).map(i => `${i.IndexName} (${i.Kind === "GLOBAL" ? "GSI" : "LSI"}, ${i.ItemCount || 0})`),
+        ...vectorIndexesOf(t).map(v => `${v.IndexName} (vector, ${v.ItemCount || 0})`)].join(", ") || "none" }),
       el("td", { text: st.Enabled ? st.ViewType : "off" }),
       el("td", { text: t.ttl }),
       el("td", {}, browse, " ", del)));
@@ -266,10 +268,14 @@ $("#create-table").addEventListener("submit", guarded(async e => {
 }));
 
 function fillTableSelect() {
-  const select = $("#items-table");
+  fillSelect($("#items-table"), Object.keys(tables));
+  fillSelect($("#vectors-table"), Object.keys(tables).filter(n => vectorIndexesOf(tables[n]).length));
+}
+// Gives `select` an option per name, keeping the choice when it is still one.
+function fillSelect(select, names) {
   const keep = select.value;
-  select.replaceChildren(...Object.keys(tables).map(n => el("option", { value: n, text: n })));
-  if (keep in tables) select.value = keep;
+  select.replaceChildren(...names.map(n => el("option", { value: n, text: n })));
+  if (names.includes(keep)) select.value = keep;
 }
 
 // ---------------------------------------------------------------- items
@@ -385,12 +391,14 @@ function renderItems() {
 }
 
 // Fills `table` with `items`: the key columns first, then every attribute
-// seen on the page; `open` (optional) gives each row an Open button.
-function renderGrid(table, items, keyNames, open) {
+// seen on the page; `open` (optional) gives each row an Open button, `lead`
+// (optional) columns before the attributes, each [heading, row number => text].
+function renderGrid(table, items, keyNames, open, lead = []) {
   const columns = [...keyNames];
   for (const item of items) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
   const head = el("tr");
   if (open) head.append(el("th", { scope: "col" }, el("span", { class: "sr-only", text: "Open" })));
+  for (const [name] of lead) head.append(el("th", { scope: "col", text: name }));
   for (const c of columns) head.append(el("th", { scope: "col", text: c }));
   table.tHead.replaceChildren(head);
   const body = table.tBodies[0];
@@ -401,6 +409,7 @@ function renderGrid(table, items, keyNames, open) {
       const label = keyNames.map(k => show(item[k])).join(" / ");
       row.append(el("td", {}, el("button", { type: "button", text: "Open", "aria-label": `Open item ${label}`, onclick: () => open(item) })));
     }
+    for (const [name, text] of lead) row.append(el("td", { class: "num", "data-lead": name, text: text(i) }));
     for (const c of columns) {
       const v = item[c];
       const type = v ? Object.keys(v)[0] : "";
@@ -506,6 +515,104 @@ async function runPartiql(nextToken) {
 }
 $("#partiql-form").addEventListener("submit", guarded(async e => { e.preventDefault(); await runPartiql(); }));
 $("#partiql-next").addEventListener("click", guarded(() => runPartiql(partiql.next)));
+
+// ---------------------------------------------------------------- vector search
+
+function vectorIndexesOf(table) { return (table && table.description.VectorIndexes) || []; }
+function vectorTable() { return tables[$("#vectors-table").value]; }
+function chosenVectorIndex() { return vectorIndexesOf(vectorTable()).find(v => v.IndexName === $("#vectors-index").value); }
+
+async function openVectors(name) {
+  await loadTables();  // afresh: an index's status changes while it backfills
+  if (name && vectorIndexesOf(tables[name]).length) $("#vectors-table").value = name;
+  onVectorTableChosen();
+}
+
+function onVectorTableChosen() {
+  const indexes = vectorIndexesOf(vectorTable());
+  $("#vector-indexes tbody").replaceChildren(...indexes.map(v => el("tr", { "data-index": v.IndexName },
+    el("th", { scope: "row", text: v.IndexName }),
+    el("td", { text: (v.VectorAttribute || {}).AttributeName || "" }),
+    el("td", { class: "num", text: String(v.Dimensions || 0) }),
+    el("td", { text: v.DistanceFunction || "" }),
+    el("td", { text: (v.SearchSchema || []).map(s => `${s.AttributeName} (${s.SearchSchemaElementType})`).join(", ") || "none" }),
+    el("td", { text: v.IndexStatus || "" }),
+    el("td", { text: v.Backfilling ? "yes" : "no" }),
+    el("td", { class: "num", text: String(v.ItemCount || 0) }))));
+  $("#vectors-empty").hidden = $("#vectors-table").options.length > 0;
+  fillSelect($("#vectors-index"), indexes.map(v => v.IndexName));
+  onVectorIndexChosen();
+}
+
+// A field for each SearchSchema attribute of the index: the partition value
+// (HASH; DynamoDB requires it) and equality filters (INLINE_FILTER; blank: none).
+function onVectorIndexChosen() {
+  const t = vectorTable(), v = chosenVectorIndex();
+  $("#vectors-schema").replaceChildren(...(v ? v.SearchSchema || [] : []).map(s => {
+    const type = typeOf(t.description.AttributeDefinitions, s.AttributeName);
+    const hash = s.SearchSchemaElementType === "HASH";
+    return el("label", {}, `${hash ? "Partition" : "Filter"}: ${s.AttributeName} (${type}) =`,
+      el("input", { "data-attr": s.AttributeName, "data-type": type, autocomplete: "off", placeholder: hash ? "required" : "(any)" }));
+  }));
+}
+$("#vectors-table").addEventListener("change", onVectorTableChosen);
+$("#vectors-index").addEventListener("change", onVectorIndexChosen);
+for (const r of document.querySelectorAll("#vectors-form input[name=source]")) {
+  r.addEventListener("change", () => {
+    const pasted = $("#vectors-form").elements.source.value === "paste";
+    $("#vectors-vector").closest("label").hidden = !pasted;
+    $("#vectors-key").closest("label").hidden = pasted;
+  });
+}
+
+// The query vector as SearchVector takes it, and what it is: the pasted
+// numbers, or the vector attribute of the item whose key is given.
+async function queryVector(t, v) {
+  const f = $("#vectors-form").elements;
+  if (f.source.value === "paste") {
+    const vector = parseJsonField(f.vector.value, "The vector");
+    if (!Array.isArray(vector) || !vector.every(x => typeof x === "number")) {
+      throw new ApiError("", "The vector is a JSON array of numbers, like [0.12, -0.5, 0.33].");
+    }
+    return [vector.map(x => ({ N: String(x) })), "the pasted vector"];
+  }
+  const problem = itemProblem(f.key.value, t);
+  if (problem) throw new ApiError("", "The item key: " + problem);
+  const key = keyOf(t, JSON.parse(f.key.value));
+  const item = (await ddb("GetItem", { TableName: t.name, Key: key })).Item;
+  if (!item) throw new ApiError("", `${t.name} has no item with the key ${describeKeys(key)}.`);
+  const attr = v.VectorAttribute.AttributeName;
+  if (!item[attr] || !item[attr].L) throw new ApiError("", `The item ${describeKeys(key)} has no vector: ${attr} is not a list.`);
+  return [item[attr].L, `${attr} of ${describeKeys(key)}`];
+}
+
+async function runVectors() {
+  $("#vectors-summary").textContent = "";
+  renderGrid($("#vectors-grid"), [], [], null);  // no answer shown but this one
+  const t = vectorTable(), v = chosenVectorIndex();
+  if (!t || !v) throw new ApiError("", "Choose a table with a vector index first.");
+  const f = $("#vectors-form").elements;
+  const [vector, whence] = await queryVector(t, v);
+  const req = { TableName: t.name, IndexName: v.IndexName, SearchVector: vector, TopK: Number(f.topK.value) };
+  const names = {}, values = {}, conditions = [];
+  for (const input of $("#vectors-schema").querySelectorAll("input")) {
+    if (!input.value) continue;
+    const n = conditions.length;
+    names[`#pogi_s${n}`] = input.dataset.attr;
+    values[`:pogi_s${n}`] = { [input.dataset.type]: input.value };
+    conditions.push(`#pogi_s${n} = :pogi_s${n}`);
+  }
+  if (conditions.length) {
+    Object.assign(req, { SearchConditionExpression: conditions.join(" AND "), ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+  }
+  if (f.projection.value.trim()) req.ProjectionExpression = f.projection.value.trim();
+  const results = (await ddb("SearchVectors", req)).SearchResults || [];
+  $("#vectors-summary").textContent = `SearchVectors on ${t.name} (${v.IndexName}, ${v.DistanceFunction}) with ${whence}: ` +
+    `${results.length} result${results.length === 1 ? "" : "s"}, best first.`;
+  renderGrid($("#vectors-grid"), results.map(r => r.Item || {}), t.keys.map(k => k.name), null,
+    [["Rank", i => String(i + 1)], ["Score", i => String(results[i].Score)]]);
+}
+$("#vectors-form").addEventListener("submit", guarded(async e => { e.preventDefault(); await runVectors(); }));
 
 // ---------------------------------------------------------------- live
 

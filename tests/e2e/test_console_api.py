@@ -79,6 +79,36 @@ class ConsoleApiTest(ServerTestCase):
         self.assertEqual(status, 200, body)
         self.assertGreater(body["Now"], 1e9)
 
+    def test_vector_search(self):
+        # What the Vector search view calls: CreateTable with VectorIndexes,
+        # Admin DescribeTable listing them, SearchVectors and its refusals.
+        name = self.unique("vec")
+        status, _, body = console(self.server, "/_pogi/api/dynamodb/CreateTable", {
+            "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "VectorIndexes": [{"IndexName": "by-emb", "VectorAttribute": {"AttributeName": "emb"}, "Dimensions": 2,
+                               "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "ALL"}}]})
+        self.assertEqual(status, 200, body)
+        for pk, vec in (("near", ["1", "1"]), ("far", ["5", "5"]), ("mid", ["2", "3"])):
+            status, _, body = console(self.server, "/_pogi/api/dynamodb/PutItem", {
+                "TableName": name, "Item": {"pk": {"S": pk}, "emb": {"L": [{"N": n} for n in vec]}}})
+            self.assertEqual(status, 200, body)
+        _, _, body = console(self.server, "/_pogi/api/admin/DescribeTable", {"TableName": name})
+        index = body["Table"]["VectorIndexes"][0]
+        self.assertEqual((index["IndexName"], index["Dimensions"], index["DistanceFunction"], index["IndexStatus"]),
+                         ("by-emb", 2, "EUCLIDEAN", "ACTIVE"))
+        search = {"TableName": name, "IndexName": "by-emb", "SearchVector": [{"N": "0"}, {"N": "0"}], "TopK": 2}
+        status, _, body = console(self.server, "/_pogi/api/dynamodb/SearchVectors", search)
+        self.assertEqual(status, 200, body)
+        self.assertEqual([(r["Item"]["pk"]["S"], r["Score"]) for r in body["SearchResults"]],
+                         [("near", 2 ** 0.5), ("mid", 13 ** 0.5)])
+        status, _, body = console(self.server, "/_pogi/api/dynamodb/SearchVectors",
+                                  dict(search, SearchVector=[{"N": "0"}]))
+        self.assertEqual(status, 400)
+        self.assertEqual(error_type(body), "ValidationException")
+        self.assertEqual(body["message"], "Input search vector dimension 1 does not match vector index dimension 2")
+
     def test_unknown_table(self):
         status, _, body = console(self.server, "/_pogi/api/dynamodb/GetItem",
                                   {"TableName": "no-such-table", "Key": {"pk": {"S": "a"}}})

@@ -4,9 +4,10 @@ missing one fails this test, it never skips). Loads the console, creates a
 table, adds and edits an item (a refused write shows DynamoDB's error),
 queries it, sees a boto3 write appear live, advances the clock past a TTL
 and sees the item go, restores a snapshot, sees an import listed with its
-failure, and looks at a narrow window and the dark scheme. Screenshots of the main views go to
-build/test-artifacts/console/; the item grid is checked against the item
-boto3 reads back."""
+failure, and looks at a narrow window and the dark scheme; lists a table's
+vector indexes and searches one, ranked as a reference search computed here
+ranks. Screenshots of the main views go to build/test-artifacts/console/; the
+item grid is checked against the item boto3 reads back."""
 
 import json
 import os
@@ -30,6 +31,7 @@ from selenium.webdriver.chrome.service import Service as ChromeService
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from harness import POGI_BIN, Server
+from vector_fixture import reference, signed_call, vector_index
 
 ARTIFACTS = os.path.join(os.path.dirname(os.path.abspath(POGI_BIN)), "test-artifacts", "console")
 WAIT = 10  # seconds any one thing may take to appear
@@ -122,16 +124,19 @@ class ConsoleBrowserTest(unittest.TestCase):
         self.q('nav a[data-view="%s"]' % view).click()
         self.wait(lambda: self.q("#view-" + view).is_displayed(), "the %s view" % view)
 
-    def grid(self):
-        """The items grid as a list of {column: cell text}, read from the DOM
-        at one moment (the page redraws it as answers come)."""
+    def grid(self, grid="#items-grid"):
+        """A grid (the items grid unless named) as a list of {column: cell
+        text}, read from the DOM at one moment (the page redraws it as answers
+        come)."""
         return self.driver.execute_script("""
-            const heads = [...document.querySelectorAll('#items-grid thead th')].map(th => th.textContent);
-            return [...document.querySelectorAll('#items-grid tbody tr')].map(tr => {
+            const heads = [...document.querySelectorAll(arguments[0] + ' thead th')].map(th => th.textContent);
+            return [...document.querySelectorAll(arguments[0] + ' tbody tr')].map(tr => {
               const row = {};
-              [...tr.children].forEach((td, i) => { if (td.dataset.attr) row[heads[i]] = td.innerText; });
+              [...tr.children].forEach((td, i) => {
+                if (td.dataset.attr || td.dataset.lead) row[heads[i]] = td.innerText;
+              });
               return row;
-            });""")
+            });""", grid)
 
     def grid_row(self, pk):
         for r in self.grid():
@@ -404,6 +409,118 @@ class ConsoleBrowserTest(unittest.TestCase):
             self.q("#login-ok").click()
             self.wait(lambda: self.qs('#tables-grid tr[data-table="signed-table"]'), "the tables once signed in")
             self.assertFalse(self.q("#login").is_displayed())
+
+    def test_vector_search(self):
+        # botocore has no VectorIndexes nor SearchVectors: the table is made
+        # with a signed request of its own; the items are ordinary writes.
+        d = self.driver
+        table = "console-vectors"
+        status, body = signed_call(self.server, "CreateTable", {
+            "TableName": table, "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                     {"AttributeName": "tenant", "AttributeType": "S"},
+                                     {"AttributeName": "color", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "VectorIndexes": [vector_index("by-cosine", "emb", 3, "COSINE"),
+                              vector_index("by-tenant", "emb", 3, "EUCLIDEAN",
+                                           schema=[("tenant", "HASH"), ("color", "INLINE_FILTER")])]})
+        self.assertEqual(status, 200, body)
+        vectors = {"k1": [1, 0, 0], "k2": [0.9, 0.1, 0.05], "k3": [0.2, 0.9, 0.1], "k4": [-0.5, 0.25, 0.75],
+                   "k5": [0.6, 0.6, 0.1], "k6": [0.1, 0.2, -1], "k7": [0.8, 0.3, 0.4]}
+        tenant = {k: "t%d" % (i % 2) for i, k in enumerate(vectors)}
+        color = {k: ("red", "blue", "red")[i % 3] for i, k in enumerate(vectors)}
+        for k, vec in vectors.items():
+            self.ddb.put_item(TableName=table, Item={
+                "pk": {"S": k}, "emb": {"L": [{"N": str(x)} for x in vec]}, "title": {"S": "title " + k},
+                "tenant": {"S": tenant[k]}, "color": {"S": color[k]}})
+
+        d.get(self.page_url())
+        self.go("vectors")
+        self.wait(lambda: self.qs('#vectors-table option[value="%s"]' % table), "the table in the list")
+        Select(self.q("#vectors-table")).select_by_value(table)
+        # Each index as DescribeTable describes it.
+        indexes = {r["Index"]: r for r in self.index_rows()}
+        self.assertEqual(indexes["by-cosine"], {
+            "Index": "by-cosine", "Vector attribute": "emb", "Dimensions": "3", "Distance": "COSINE",
+            "Search schema": "none", "Status": "ACTIVE", "Backfilling": "no", "Items": "7"})
+        self.assertEqual(indexes["by-tenant"]["Search schema"], "tenant (HASH), color (INLINE_FILTER)")
+        self.assertEqual(indexes["by-tenant"]["Distance"], "EUCLIDEAN")
+
+        # ---- a pasted vector: the top 4 under COSINE
+        query = [0.7, 0.2, 0.3]
+        Select(self.q("#vectors-index")).select_by_value("by-cosine")
+        self.fill("#vectors-topk", "4")
+        self.fill("#vectors-vector", json.dumps(query))
+        self.search()
+        self.assertRanked(reference("COSINE", query, vectors, 4))
+        row = self.grid("#vectors-grid")[0]
+        self.assertEqual(sorted(row), ["Rank", "Score", "color", "pk", "tenant", "title"])
+        self.assertEqual(row["title"], "title " + row["pk"])
+        self.screenshot("vectors")
+
+        # ---- an item's own vector, in tenant t0's partition, red only, projected
+        Select(self.q("#vectors-index")).select_by_value("by-tenant")
+        self.q('#vectors-form input[value="item"]').click()
+        self.assertFalse(self.q("#vectors-vector").is_displayed())
+        self.fill("#vectors-key", json.dumps({"pk": {"S": "k3"}}))
+        self.fill("#vectors-topk", "10")
+        self.fill('#vectors-schema input[data-attr="tenant"]', "t0")
+        self.fill('#vectors-schema input[data-attr="color"]', "red")
+        self.fill("#vectors-projection", "pk, color")
+        self.search()
+        stored = self.ddb.get_item(TableName=table, Key={"pk": {"S": "k3"}})["Item"]["emb"]["L"]
+        red_t0 = {k: v for k, v in vectors.items() if tenant[k] == "t0" and color[k] == "red"}
+        self.assertGreaterEqual(len(red_t0), 2)
+        self.assertRanked(reference("EUCLIDEAN", [float(n["N"]) for n in stored], red_t0, 10))
+        self.assertEqual(sorted(self.grid("#vectors-grid")[0]), ["Rank", "Score", "color", "pk"])
+        self.assertIn("emb of pk=k3", self.q("#vectors-summary").text)
+        self.screenshot("vectors-item")
+
+        # ---- DynamoDB's refusal, as it said it: a vector of 2 numbers for 3 dimensions
+        self.q('#vectors-form input[value="paste"]').click()
+        self.fill("#vectors-vector", "[0.5, 0.5]")
+        self.q("#vectors-run").click()
+        self.wait(lambda: self.q("#alert").is_displayed(), "the refusal")
+        _, body = signed_call(self.server, "SearchVectors", {
+            "TableName": table, "IndexName": "by-tenant", "SearchVector": [{"N": "0.5"}, {"N": "0.5"}], "TopK": 10,
+            "SearchConditionExpression": "tenant = :t", "ExpressionAttributeValues": {":t": {"S": "t0"}}})
+        self.assertEqual(body["message"], "Input search vector dimension 2 does not match vector index dimension 3")
+        self.assertEqual(self.q("#alert").text, "ValidationException: " + body["message"])
+        self.assertEqual(self.grid("#vectors-grid"), [])
+        self.screenshot("vectors-refused")
+        # The page's own check: not a list of numbers, never sent.
+        self.fill("#vectors-vector", '["a"]')
+        self.q("#vectors-run").click()
+        self.wait(lambda: "JSON array of numbers" in self.q("#alert").text, "the page's refusal")
+
+        # A narrow window: nothing wider than it but the scrolling grids.
+        d.set_window_size(420, 800)
+        time.sleep(0.2)
+        self.assertLessEqual(d.execute_script("return document.documentElement.scrollWidth - innerWidth"), 1)
+        self.screenshot("vectors-narrow")
+        d.set_window_size(1280, 800)
+
+    def index_rows(self):
+        return self.driver.execute_script("""
+            const heads = [...document.querySelectorAll('#vector-indexes thead th')].map(th => th.textContent);
+            return [...document.querySelectorAll('#vector-indexes tbody tr')].map(tr => {
+              const row = {};
+              [...tr.children].forEach((cell, i) => { row[heads[i]] = cell.textContent; });
+              return row;
+            });""")
+
+    def search(self):
+        self.driver.execute_script("document.getElementById('vectors-summary').textContent = ''")
+        self.q("#vectors-run").click()
+        self.wait(lambda: self.q("#vectors-summary").text.startswith("SearchVectors"), "the search's results")
+        self.assertFalse(self.q("#alert").is_displayed())
+
+    def assertRanked(self, expected):
+        """The results grid ranks as `expected` ([(pk, score)], best first) does."""
+        rows = self.grid("#vectors-grid")
+        self.assertEqual([(r["Rank"], r["pk"]) for r in rows], [(str(i + 1), k) for i, (k, _) in enumerate(expected)])
+        for r, (_, score) in zip(rows, expected):
+            self.assertAlmostEqual(float(r["Score"]), score, delta=1e-9)
 
     def page_url(self):
         return self.server.endpoint + "/_pogi/"

@@ -48,12 +48,13 @@ Status CheckMembers(const v1::StartBulkPutItemsRequest& req) {
                        "inputS3Configuration.s3BucketOwner");
     c.Required(in.has_s3_bucket(), "inputS3Configuration.s3Bucket");
     CheckS3Bucket(c, in.has_s3_bucket() ? &in.s3_bucket() : nullptr, "inputS3Configuration.s3Bucket");
-    c.Length(in.has_s3_key_prefix() ? &in.s3_key_prefix() : nullptr, 0, 1024, "inputS3Configuration.s3KeyPrefix");
+    c.Length(in.has_s3_key_prefix() ? &in.s3_key_prefix() : nullptr, 0, 1024,
+             "inputS3Configuration.s3KeyPrefix");
     c.Required(in.has_input_format(), "inputS3Configuration.inputFormat");
     c.OneOf(in.has_input_format() ? &in.input_format() : nullptr, {"DYNAMODB_JSON", "ION"},
             "inputS3Configuration.inputFormat");
-    c.OneOf(in.has_input_compression_type() ? &in.input_compression_type() : nullptr, {"GZIP", "ZSTD", "NONE"},
-            "inputS3Configuration.inputCompressionType");
+    c.OneOf(in.has_input_compression_type() ? &in.input_compression_type() : nullptr,
+            {"GZIP", "ZSTD", "NONE"}, "inputS3Configuration.inputCompressionType");
   }
   c.Required(req.has_output_s3_configuration(), "outputS3Configuration");
   if (req.has_output_s3_configuration()) {
@@ -115,24 +116,16 @@ Result<v1::StartBulkPutItemsResponse> Engine::StartBulkPutItems(const v1::StartB
   const double now = clock_->Now();
   const std::string fingerprint = RequestFingerprint(req);
   const std::string token_key = req.has_client_token() ? "bulk-token/" + req.client_token() : "";
-  if (!token_key.empty()) {
-    std::optional<std::string> arn;
-    POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
-      POGI_ASSIGN_OR_RETURN(arn, txn.GetSharedValue(token_key, ToMicros(now)));
-      return Status::Ok();
-    }));
-    if (arn) {
-      POGI_ASSIGN_OR_RETURN(auto job, GetJob(*arn));
-      if (job && job->request_fingerprint() == fingerprint) {
-        v1::StartBulkPutItemsResponse resp;
-        *resp.mutable_bulk_operation_description() = job->bulk();
-        return resp;
-      }
-      // pogi's wording: DynamoDB's is not on record.
-      return Error(ErrorCode::kIdempotentParameterMismatch,
-                   "There is already a bulk operation with the ClientToken " + req.client_token() +
-                       " and different parameters");
-    }
+  // pogi's wording for a mismatch: DynamoDB's is not on record.
+  POGI_ASSIGN_OR_RETURN(auto earlier,
+                        JobOfClientToken(token_key, fingerprint, now,
+                                         Error(ErrorCode::kIdempotentParameterMismatch,
+                                               "There is already a bulk operation with the ClientToken " +
+                                                   req.client_token() + " and different parameters")));
+  if (earlier) {
+    v1::StartBulkPutItemsResponse resp;
+    *resp.mutable_bulk_operation_description() = earlier->bulk();
+    return resp;
   }
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_RETURN_IF_ERROR(CheckTableState(*table));
@@ -190,7 +183,8 @@ Result<v1::ListBulkOperationsResponse> Engine::ListBulkOperations(const v1::List
   std::optional<std::string> after;
   {
     Constraints c;
-    std::optional<int64_t> size = req.has_max_results() ? std::optional<int64_t>(req.max_results()) : std::nullopt;
+    std::optional<int64_t> size =
+        req.has_max_results() ? std::optional<int64_t>(req.max_results()) : std::nullopt;
     c.AtLeast(size, 1, "maxResults");
     c.AtMost(size, kMaxPage, "maxResults");
     if (req.has_next_token()) {
@@ -227,7 +221,8 @@ Result<v1::ListBulkOperationsResponse> Engine::ListBulkOperations(const v1::List
   return resp;
 }
 
-Result<v1::CancelBulkOperationResponse> Engine::CancelBulkOperation(const v1::CancelBulkOperationRequest& req) {
+Result<v1::CancelBulkOperationResponse> Engine::CancelBulkOperation(
+    const v1::CancelBulkOperationRequest& req) {
   {
     Constraints c;
     c.Required(req.has_bulk_operation_arn(), "bulkOperationArn");

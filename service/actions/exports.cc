@@ -98,22 +98,15 @@ Result<v1::ExportTableToPointInTimeResponse> Engine::ExportTableToPointInTime(
   }
   std::string fingerprint = RequestFingerprint(req);
   std::string token_key = req.has_client_token() ? "export-token/" + req.client_token() : "";
-  if (!token_key.empty()) {
-    std::optional<std::string> arn;
-    POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
-      POGI_ASSIGN_OR_RETURN(arn, txn.GetSharedValue(token_key, ToMicros(now)));
-      return Status::Ok();
-    }));
-    if (arn) {
-      POGI_ASSIGN_OR_RETURN(auto job, GetJob(*arn));
-      if (job && job->request_fingerprint() == fingerprint) {
-        v1::ExportTableToPointInTimeResponse resp;
-        *resp.mutable_export_description() = job->export_();
-        return resp;
-      }
-      return Error(ErrorCode::kExportConflict, "There is already an export with the ClientToken " +
-                                                   req.client_token() + " and different parameters");
-    }
+  POGI_ASSIGN_OR_RETURN(auto earlier,
+                        JobOfClientToken(token_key, fingerprint, now,
+                                         Error(ErrorCode::kExportConflict,
+                                               "There is already an export with the ClientToken " +
+                                                   req.client_token() + " and different parameters")));
+  if (earlier) {
+    v1::ExportTableToPointInTimeResponse resp;
+    *resp.mutable_export_description() = earlier->export_();
+    return resp;
   }
 
   v1::StoredJob job;

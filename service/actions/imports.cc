@@ -81,23 +81,16 @@ Result<v1::ImportTableResponse> Engine::ImportTable(const v1::ImportTableRequest
   const double now = clock_->Now();
   const std::string fingerprint = RequestFingerprint(req);
   const std::string token_key = req.has_client_token() ? "import-token/" + req.client_token() : "";
-  if (!token_key.empty()) {
-    std::optional<std::string> arn;
-    POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
-      POGI_ASSIGN_OR_RETURN(arn, txn.GetSharedValue(token_key, ToMicros(now)));
-      return Status::Ok();
-    }));
-    if (arn) {
-      POGI_ASSIGN_OR_RETURN(auto job, GetJob(*arn));
-      if (job && job->request_fingerprint() == fingerprint) {
-        v1::ImportTableResponse resp;
-        *resp.mutable_import_table_description() = job->import();
-        return resp;
-      }
-      // pogi's wording: DynamoDB's is not on record.
-      return Error(ErrorCode::kImportConflict, "There is already an import with the ClientToken " +
-                                                   req.client_token() + " and different parameters");
-    }
+  // pogi's wording for a mismatch: DynamoDB's is not on record.
+  POGI_ASSIGN_OR_RETURN(auto earlier,
+                        JobOfClientToken(token_key, fingerprint, now,
+                                         Error(ErrorCode::kImportConflict,
+                                               "There is already an import with the ClientToken " +
+                                                   req.client_token() + " and different parameters")));
+  if (earlier) {
+    v1::ImportTableResponse resp;
+    *resp.mutable_import_table_description() = earlier->import();
+    return resp;
   }
   const v1::CreateTableRequest create = CreateRequestOf(req.table_creation_parameters());
   POGI_ASSIGN_OR_RETURN(v1::TableDescription d, NewTableDescriptionOfChecked(create, now));

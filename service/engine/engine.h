@@ -129,7 +129,8 @@ class Engine {
   // the action records the operation; jobs/ puts the items in the
   // background, each through PutItem.
   Result<v1::StartBulkPutItemsResponse> StartBulkPutItems(const v1::StartBulkPutItemsRequest& req);
-  Result<v1::DescribeBulkOperationResponse> DescribeBulkOperation(const v1::DescribeBulkOperationRequest& req);
+  Result<v1::DescribeBulkOperationResponse> DescribeBulkOperation(
+      const v1::DescribeBulkOperationRequest& req);
   Result<v1::ListBulkOperationsResponse> ListBulkOperations(const v1::ListBulkOperationsRequest& req);
   Result<v1::CancelBulkOperationResponse> CancelBulkOperation(const v1::CancelBulkOperationRequest& req);
 
@@ -140,6 +141,13 @@ class Engine {
   Result<std::vector<v1::StoredJob>> ListJobs(std::string_view kind);
   // The job `arn`, or nullopt.
   Result<std::optional<v1::StoredJob>> GetJob(const std::string& arn);
+  // The job an earlier request under a ClientToken started (`token_key`:
+  // the token's shared value, "" for none), when that request had the same
+  // `fingerprint`; `mismatch` when it had other parameters; nullopt when
+  // the token is new or expired.
+  Result<std::optional<v1::StoredJob>> JobOfClientToken(const std::string& token_key,
+                                                        const std::string& fingerprint, double now,
+                                                        const Error& mismatch);
   // Stores `job` (a new one, or its progress) under `arn`.
   Status SaveJob(const std::string& arn, std::string_view kind, double created, const v1::StoredJob& job);
   // Changes the stored job `arn` with `change` in one storage write that
@@ -147,7 +155,9 @@ class Engine {
   Status UpdateJob(const std::string& arn, const std::function<Status(v1::StoredJob&)>& change);
   // Whether this process runs job `arn` now (the lease of several
   // processes sharing a database; renewed while held).
-  Result<bool> HoldJobLease(const std::string& arn) { return storage_->HoldLease("job/" + arn, kJobLeaseSeconds); }
+  Result<bool> HoldJobLease(const std::string& arn) {
+    return storage_->HoldLease("job/" + arn, kJobLeaseSeconds);
+  }
   static constexpr double kJobLeaseSeconds = 10;
   // Called after a job is started, so that the runner picks it up at once.
   void set_job_started(std::function<void()> fn) { job_started_ = std::move(fn); }
@@ -337,13 +347,13 @@ class Engine {
   std::mutex maintenance_mu_;
   TransientDelays delays_;
   std::mutex transitions_mu_;  // one settling at a time
-  TransactionTokens tokens_;  // TransactWriteItems ClientRequestToken idempotency
+  TransactionTokens tokens_;   // TransactWriteItems ClientRequestToken idempotency
   RequestObservers request_observers_;
   std::shared_mutex state_mu_;
   std::atomic<int64_t> foreign_catalog_changes_{0};  // as of the catalog loaded
   Faults faults_;
   std::function<void()> job_started_;  // set once, before requests are served
-  Metrics metrics_;  // after request_observers_: removes its observer first
+  Metrics metrics_;                    // after request_observers_: removes its observer first
   VectorCache vector_cache_{kDefaultVectorCacheBytes};
 };
 

@@ -40,6 +40,21 @@ Result<std::optional<v1::StoredJob>> Engine::GetJob(const std::string& arn) {
   return out;
 }
 
+Result<std::optional<v1::StoredJob>> Engine::JobOfClientToken(const std::string& token_key,
+                                                              const std::string& fingerprint, double now,
+                                                              const Error& mismatch) {
+  if (token_key.empty()) return std::optional<v1::StoredJob>();
+  std::optional<std::string> arn;
+  POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(arn, txn.GetSharedValue(token_key, ToMicros(now)));
+    return Status::Ok();
+  }));
+  if (!arn) return std::optional<v1::StoredJob>();
+  POGI_ASSIGN_OR_RETURN(auto job, GetJob(*arn));
+  if (!job || job->request_fingerprint() != fingerprint) return mismatch;
+  return job;
+}
+
 Status Engine::SaveJob(const std::string& arn, std::string_view kind, double created,
                        const v1::StoredJob& job) {
   storage::JobRecord record{arn, std::string(kind), ToMicros(created), job.SerializeAsString()};

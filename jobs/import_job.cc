@@ -55,6 +55,14 @@ class ImportRun {
 
   Status Run() {
     POGI_ASSIGN_OR_RETURN(table_, engine_.StartImportLoad(job_));
+    // A run goes from the start into an empty table, so what an earlier run
+    // (stopped by kill -9, or its lease lost) counted and logged is counted
+    // again: start from nothing.
+    d_.set_processed_size_bytes(0);
+    d_.set_processed_item_count(0);
+    d_.set_imported_item_count(0);
+    d_.set_error_count(0);
+    job_.clear_error_log();
     const auto& csv = d_.input_format_options().csv();
     if (csv.has_delimiter() && !csv.delimiter().empty()) csv_.delimiter = csv.delimiter()[0];
     csv_.header.assign(csv.header_list().begin(), csv.header_list().end());

@@ -2,7 +2,7 @@
 folder (--s3-dir) or on a real S3-compatible server (s3rver), in DynamoDB
 JSON, Ion (text and binary) and CSV, gzip, zstd or plain; pogi's own exports
 imported back item for item; bad lines counted and reported; S3 failing, a
-cancel, and the answers to bad requests."""
+cancel, kill -9 in the middle of an import, and the answers to bad requests."""
 
 import base64
 import gzip
@@ -15,7 +15,7 @@ import tempfile
 import time
 import unittest
 
-from harness import ServerTestCase
+from harness import Server, ServerTestCase
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import relay  # noqa: E402
@@ -401,6 +401,33 @@ class S3ServerImportsTest(ImportsTestBase):
         every = next(i for i in got if i["pk"] == {"S": "all"})
         self.assertEqual(every["n"], {"N": "-12.5"})
         self.assertEqual(every["b"], exports.EVERY_TYPE["b"])
+
+    def test_kill_9_mid_import_then_the_import_runs_again_whole(self):
+        # Durable storage of its own (the class's server keeps nothing): the
+        # stored import runs again from an empty table after the restart.
+        self.upload("imports-in", "killed/a.json", self.many_lines(8000, "k"))
+        with Server(extra_args=self.SERVER_ARGS["extra_args"]) as server:
+            ddb = server.client()
+            t = self.unique("killed")
+            d = ddb.import_table(S3BucketSource={"S3Bucket": "imports-in", "S3KeyPrefix": "killed/"},
+                                 InputFormat="DYNAMODB_JSON", TableCreationParameters=params(t))["ImportTableDescription"]
+            running = wait_import(ddb, d["ImportArn"], until=lambda x: x.get("ProcessedItemCount", 0) > 0)
+            self.assertEqual(running["ImportStatus"], "IN_PROGRESS", running)
+            server.kill()
+            server.start()
+            ddb = server.client()
+            done = wait_import(ddb, d["ImportArn"], timeout=120)
+            self.assertEqual((done["ImportStatus"], done["ImportedItemCount"], done["ErrorCount"]),
+                             ("COMPLETED", 8000, 0), done)
+            self.assertEqual(done["StartTime"], d["StartTime"])
+            self.assertEqual(ddb.describe_table(TableName=t)["Table"]["TableStatus"], "ACTIVE")
+            count = ddb.scan(TableName=t, Select="COUNT")
+            total = count["Count"]
+            while "LastEvaluatedKey" in count:
+                count = ddb.scan(TableName=t, Select="COUNT", ExclusiveStartKey=count["LastEvaluatedKey"])
+                total += count["Count"]
+            self.assertEqual(total, 8000)
+            self.assertEqual(ddb.describe_table(TableName=t)["Table"]["ItemCount"], 8000)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@
 #include <charconv>
 #include <cstring>
 
+#include "outbound/poll_wait.h"
+#include "outbound/tls_stream.h"
+
 namespace pogi::outbound {
 namespace {
 
@@ -33,16 +36,6 @@ std::string Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return std::string(s);
-}
-
-// Waits until `fd` is ready for `events`; false on time-out.
-bool WaitFor(int fd, short events, int timeout_ms) {
-  pollfd p{fd, events, 0};
-  for (;;) {
-    int rc = poll(&p, 1, timeout_ms);
-    if (rc < 0 && errno == EINTR) continue;
-    return rc > 0;
-  }
 }
 
 // One non-blocking connect to `ai`, waited for at most `timeout_ms`.
@@ -73,19 +66,20 @@ int ConnectOne(const addrinfo* ai, int timeout_ms) {
 
 std::string Endpoint::HostHeader() const {
   std::string h = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  return port == 80 ? h : h + ":" + std::to_string(port);
+  return port == (tls ? 443 : 80) ? h : h + ":" + std::to_string(port);
 }
 
 Result<Endpoint> ParseEndpoint(std::string_view url) {
   auto bad = [&](const std::string& why) {
     return Error::Validation("endpoint " + std::string(url) + ": " + why);
   };
-  if (url.starts_with("https://")) return bad("https is not supported (pogi has no TLS client); use http://");
-  if (!url.starts_with("http://")) return bad("expected http://HOST[:PORT]");
-  std::string_view rest = url.substr(7);
+  Endpoint e;
+  e.tls = url.starts_with("https://");
+  if (!e.tls && !url.starts_with("http://")) return bad("expected http://HOST[:PORT] or https://HOST[:PORT]");
+  if (e.tls) e.port = 443;
+  std::string_view rest = url.substr(e.tls ? 8 : 7);
   size_t slash = rest.find('/');
   std::string_view authority = rest.substr(0, slash);
-  Endpoint e;
   if (slash != std::string_view::npos) {
     e.base_path = std::string(rest.substr(slash));
     while (!e.base_path.empty() && e.base_path.back() == '/') e.base_path.pop_back();
@@ -142,12 +136,27 @@ Result<std::unique_ptr<HttpConnection>> HttpConnection::Connect(const Endpoint& 
     return Unavailable("cannot connect to " + endpoint.HostHeader() + ": " +
                        (errno ? std::strerror(errno) : "timed out"));
   }
-  return std::unique_ptr<HttpConnection>(new HttpConnection(fd, endpoint, timeouts));
+  std::unique_ptr<HttpConnection> conn(new HttpConnection(fd, endpoint, timeouts));
+  if (endpoint.tls) {
+    POGI_ASSIGN_OR_RETURN(conn->tls_, TlsStream::Handshake(fd, endpoint.host, timeouts.connect_ms));
+  }
+  return conn;
 }
 
-HttpConnection::~HttpConnection() { close(fd_); }
+HttpConnection::HttpConnection(int fd, const Endpoint& endpoint, const HttpTimeouts& timeouts)
+    : fd_(fd), endpoint_(endpoint), timeouts_(timeouts) {}
+
+HttpConnection::~HttpConnection() {
+  tls_.reset();  // before the socket it reads
+  close(fd_);
+}
 
 Status HttpConnection::WriteAll(std::string_view data) {
+  if (tls_) {
+    Status s = tls_->Write(data, timeouts_.io_ms);
+    if (!s.ok()) reusable_ = false;
+    return s;
+  }
   while (!data.empty()) {
     ssize_t n = send(fd_, data.data(), data.size(), MSG_NOSIGNAL);
     if (n > 0) {
@@ -176,6 +185,15 @@ Result<bool> HttpConnection::Fill() {
   }
   size_t old = buf_.size();
   buf_.resize(old + kReadChunk);
+  if (tls_) {
+    Result<size_t> n = tls_->Read(buf_.data() + old, kReadChunk, timeouts_.io_ms);
+    buf_.resize(old + (n.ok() ? *n : 0));
+    if (!n.ok()) {
+      reusable_ = false;
+      return n.error();
+    }
+    return *n > 0;
+  }
   for (;;) {
     ssize_t n = recv(fd_, buf_.data() + old, kReadChunk, 0);
     if (n > 0) {

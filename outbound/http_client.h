@@ -2,7 +2,7 @@
 // Kinesis): connect with a deadline, send one request at a time with its
 // body, read the answer's head, then its body as a stream (Content-Length
 // or chunked), so that an object of any size passes through bounded
-// memory. Plain http:// only. Retries are the caller's: a failed call
+// memory. http:// or https:// (tls_stream.h). Retries are the caller's: a failed call
 // leaves the connection unusable. Not thread-safe: one connection, one
 // caller at a time.
 #pragma once
@@ -19,18 +19,20 @@
 
 namespace pogi::outbound {
 
-// Where a server listens: "http://host[:port][/base/path]".
+class TlsStream;
+
+// Where a server listens: "http[s]://host[:port][/base/path]".
 struct Endpoint {
   std::string host;  // a name or an IP literal (IPv6 without brackets)
   int port = 80;
   std::string base_path;  // "" or "/base", no trailing '/'
+  bool tls = false;       // https://
   // "host" or "host:port" as the Host header names it.
   std::string HostHeader() const;
 };
 
 // Parses an endpoint URL; ValidationException with a one-line reason when
-// it is not http://HOST[:PORT][/PATH] (https:// is refused by name: pogi
-// has no TLS client).
+// it is not http[s]://HOST[:PORT][/PATH] (default ports 80 and 443).
 Result<Endpoint> ParseEndpoint(std::string_view url);
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -57,8 +59,9 @@ struct HttpTimeouts {
 
 class HttpConnection {
  public:
-  // Resolves and connects to `endpoint`; ServiceUnavailable naming the
-  // address when no connection is made within the timeout.
+  // Resolves and connects to `endpoint` (with TLS's handshake for
+  // https); ServiceUnavailable naming the address when no connection is
+  // made within the timeout, or saying why TLS failed.
   static Result<std::unique_ptr<HttpConnection>> Connect(const Endpoint& endpoint,
                                                          const HttpTimeouts& timeouts = {});
   ~HttpConnection();
@@ -76,8 +79,7 @@ class HttpConnection {
   bool reusable() const { return reusable_; }
 
  private:
-  HttpConnection(int fd, const Endpoint& endpoint, const HttpTimeouts& timeouts)
-      : fd_(fd), endpoint_(endpoint), timeouts_(timeouts) {}
+  HttpConnection(int fd, const Endpoint& endpoint, const HttpTimeouts& timeouts);
   Status WriteAll(std::string_view data);
   // Reads more bytes into buf_; false at the peer's end of stream.
   Result<bool> Fill();
@@ -85,6 +87,7 @@ class HttpConnection {
   Status StartChunk();
 
   int fd_;
+  std::unique_ptr<TlsStream> tls_;  // https only
   Endpoint endpoint_;
   HttpTimeouts timeouts_;
   std::string buf_;  // received, not yet consumed

@@ -14,6 +14,8 @@ signer is checked against pogi's own verifier in the unit tests).
     s3.aws("s3", "ls", "s3://b/")   # the AWS CLI pointed at it; CompletedProcess
     s3.stop(); s3.start()  # the same data folder again
     s3.cleanup()
+    S3Server(tls=True)     # https://127.0.0.1:N with a self-signed certificate
+                           # for 127.0.0.1 (s3.ca_file), made with openssl
 
     python3 tests/s3_server.py run [--npm-dir DIR] -- COMMAND ARGS...
 
@@ -69,16 +71,36 @@ def install(npm_dir):
     return script
 
 
+def self_signed_certificate(folder):
+    """(certificate, key) PEM files for 127.0.0.1 and localhost, made with
+    the openssl command; the certificate is its own CA."""
+    if not shutil.which("openssl"):
+        raise AssertionError("the openssl command is missing (./dev test installs it)")
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-keyout", key,
+                    "-out", cert, "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                    "-addext", "basicConstraints=critical,CA:TRUE"],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
 class S3Server:
-    def __init__(self, npm_dir=None):
+    def __init__(self, npm_dir=None, tls=False):
         self.script = install(npm_dir or default_npm_dir())
         self.folder = tempfile.mkdtemp(prefix="pogi-s3rver-")
         self.port = free_port()
         self.proc = None
+        self.ca_file = None
+        self.tls_args = []
+        if tls:
+            self.tls_dir = tempfile.mkdtemp(prefix="pogi-s3rver-tls-")
+            self.ca_file, key = self_signed_certificate(self.tls_dir)
+            self.tls_args = ["--cert", self.ca_file, "--key", key]
 
     @property
     def endpoint(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.ca_file else 'http'}://127.0.0.1:{self.port}"
 
     def start(self, timeout=30):
         """Starts s3rver; returns self once it listens. Picks another port when
@@ -93,7 +115,7 @@ class S3Server:
 
     def _start_once(self, timeout):
         self.proc = subprocess.Popen(["node", self.script, "-d", self.folder, "-a", "127.0.0.1",
-                                      "-p", str(self.port), "--silent", "--no-vhost-buckets"],
+                                      "-p", str(self.port), "--silent", "--no-vhost-buckets", *self.tls_args],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -119,6 +141,8 @@ class S3Server:
     def cleanup(self):
         self.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self.ca_file:
+            shutil.rmtree(self.tls_dir, ignore_errors=True)
 
     def env(self):
         """The AWS CLI's environment for this server."""
@@ -130,7 +154,8 @@ class S3Server:
 
     def aws(self, *args, check=True):
         """The AWS CLI (`aws --endpoint-url ENDPOINT ARGS...`); its CompletedProcess."""
-        cp = subprocess.run(["aws", "--endpoint-url", self.endpoint, *args], capture_output=True, text=True,
+        tls = ["--ca-bundle", self.ca_file] if self.ca_file else []
+        cp = subprocess.run(["aws", "--endpoint-url", self.endpoint, *tls, *args], capture_output=True, text=True,
                             env=self.env(), timeout=120)
         if check and cp.returncode != 0:
             raise AssertionError(f"aws {' '.join(args)} failed: {cp.stderr}")

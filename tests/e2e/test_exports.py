@@ -313,6 +313,60 @@ class S3ServerExportsTest(ExportsTestBase):
         self.assertServing()
 
 
+@unittest.skipIf(s3_server.problem(), s3_server.problem() or "")
+class HttpsS3ServerExportsTest(ExportsTestBase):
+    """--s3-endpoint https://: s3rver with a self-signed certificate that
+    pogi trusts through SSL_CERT_FILE; a second pogi that does not trust it
+    fails its export with the reason, and serves on."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.s3 = s3_server.S3Server(tls=True).start()
+        cls.s3.create_bucket("exports")
+        cls.SERVER_ARGS = {"in_memory": True, "env": {"SSL_CERT_FILE": cls.s3.ca_file}, "extra_args": [
+            "--s3-endpoint", cls.s3.endpoint, "--s3-access-key-id", "S3RVER", "--s3-secret-access-key", "S3RVER"]}
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.s3.cleanup()
+
+    def test_export_over_tls_read_back_with_the_aws_cli(self):
+        self.assertTrue(self.s3.endpoint.startswith("https://"))
+        table, arn = self.pitr_table()
+        for i in range(3):
+            self.put(table, {"pk": {"S": "k%d" % i}, "sk": {"N": str(i)}})
+        done = wait_done(self.ddb, self.ddb.export_table_to_point_in_time(
+            TableArn=arn, S3Bucket="exports", S3Prefix="tls")["ExportDescription"]["ExportArn"])
+        self.assertEqual(done["ExportStatus"], "COMPLETED", done)
+        out = tempfile.mkdtemp(prefix="pogi-s3-tls-read-")
+        self.s3.aws("s3", "cp", "s3://exports/" + export_base(done) + "manifest-summary.json", out)
+        self.assertEqual(json.load(open(os.path.join(out, "manifest-summary.json")))["itemCount"], 3)
+
+    def test_a_certificate_pogi_does_not_trust_fails_the_export(self):
+        with tempfile.TemporaryDirectory() as empty:
+            other, _ = s3_server.self_signed_certificate(empty)  # another CA: s3rver's does not verify
+            server = Server(in_memory=True, env={"SSL_CERT_FILE": other},
+                            extra_args=self.SERVER_ARGS["extra_args"]).start()
+            try:
+                ddb = server.client()
+                name = "untrusted"
+                ddb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                                 AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                                 KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+                ddb.update_continuous_backups(TableName=name, PointInTimeRecoverySpecification={
+                    "PointInTimeRecoveryEnabled": True})
+                arn = ddb.describe_table(TableName=name)["Table"]["TableArn"]
+                done = wait_done(ddb, ddb.export_table_to_point_in_time(
+                    TableArn=arn, S3Bucket="exports")["ExportDescription"]["ExportArn"])
+                self.assertEqual((done["ExportStatus"], done["FailureCode"]), ("FAILED", "S3Unavailable"), done)
+                self.assertIn("certificate does not verify", done["FailureMessage"])
+                self.assertEqual(ddb.list_tables()["TableNames"], [name])
+            finally:
+                server.cleanup()
+
+
 class ExportAcrossARestartTest(ExportsTestBase):
     """An export in progress when pogi dies runs again from the start at the
     next start (here against the folder the restarted pogi is given)."""

@@ -107,11 +107,32 @@ TEST(HttpClientTest, ParsesEndpoints) {
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->port, 80);
   EXPECT_EQ(e->HostHeader(), "minio");
-  EXPECT_FALSE(ParseEndpoint("https://s3.amazonaws.com").ok());
+  EXPECT_FALSE(e->tls);
+  e = ParseEndpoint("https://s3.amazonaws.com");
+  ASSERT_TRUE(e.ok());
+  EXPECT_TRUE(e->tls);
+  EXPECT_EQ(e->port, 443);
+  EXPECT_EQ(e->HostHeader(), "s3.amazonaws.com");
+  e = ParseEndpoint("https://minio:9000/");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->HostHeader(), "minio:9000");
   EXPECT_FALSE(ParseEndpoint("ftp://x").ok());
   EXPECT_FALSE(ParseEndpoint("http://h:0").ok());
   EXPECT_FALSE(ParseEndpoint("http://h:99999").ok());
   EXPECT_FALSE(ParseEndpoint("http://:80").ok());
+}
+
+TEST(HttpClientTest, HttpsToAServerThatSpeaksNoTlsGivesUpInTime) {
+  // The server waits for an HTTP head that never comes: the handshake's
+  // wait is bounded by the connect time-out.
+  CannedServer server({"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"});
+  Endpoint e = server.endpoint();
+  e.tls = true;
+  auto conn = HttpConnection::Connect(e, HttpTimeouts{300, 300});
+  ASSERT_FALSE(conn.ok());
+  EXPECT_EQ(conn.error().code(), ErrorCode::kServiceUnavailable);
+  EXPECT_NE(conn.error().message().find("TLS handshake with 127.0.0.1"), std::string::npos)
+      << conn.error().message();
 }
 
 TEST(HttpClientTest, LengthAndChunkedBodiesOnOneConnection) {

@@ -251,9 +251,11 @@ TEST(FolderStoreTest, ABucketRemovedMidWayFailsTheWrite) {
   EXPECT_EQ(Code(s.error()), "S3NoSuchBucket");
 }
 
-TEST(S3StoreOptionsTest, RefusesHttpsAndTinyParts) {
+TEST(S3StoreOptionsTest, TakesHttpsRefusesTinyParts) {
   ObjectStoreOptions o;
   o.endpoint = "https://s3.amazonaws.com";
+  EXPECT_TRUE(OpenObjectStore(o).ok());
+  o.endpoint = "ftp://s3.amazonaws.com";
   EXPECT_FALSE(OpenObjectStore(o).ok());
   o.endpoint = "http://127.0.0.1:1";
   o.part_size = 1024;

@@ -69,6 +69,10 @@ class ExportRun {
     }
     key_names_.clear();
     for (const auto& k : table->description.key_schema()) key_names_.push_back(k.attribute_name());
+    if (d_.has_filter_specification()) {
+      POGI_ASSIGN_OR_RETURN(filter_, service::ExportFilter::Make(d_.filter_specification(), *table));
+    }
+    const service::ExportFilter* filter = filter_ ? &*filter_ : nullptr;
     POGI_RETURN_IF_ERROR(NewFile());
     std::string cursor;
     bool incremental = d_.export_type() == "INCREMENTAL_EXPORT";
@@ -77,6 +81,7 @@ class ExportRun {
       std::string lines;
       Status read = engine_.ReadStorage([&](storage::ReadTxn& txn) -> Status {
         lines.clear();
+        line_error_ = Status::Ok();
         page_items_ = 0;
         page_bytes_ = 0;
         if (incremental) {
@@ -86,9 +91,7 @@ class ExportRun {
           Status s = txn.ReadHistoryChanges(
               job_.table_id(), service::ToMicros(inc.export_from_time()),
               service::ToMicros(inc.export_to_time()), &at, kPageRows, [&](const storage::HistoryChange& c) {
-                line_error_ = AppendChangeLine(c, key_names_, old_images, ion_, &lines);
-                ++page_items_;
-                return line_error_.ok();
+                return Counted(AppendChangeLine(c, key_names_, old_images, filter, ion_, &lines));
               });
           cursor_next_ = at;
           return s;
@@ -96,10 +99,8 @@ class ExportRun {
         std::string at = cursor;
         Status s = txn.ReadHistoryPage(job_.table_id(), service::ToMicros(d_.export_time()), &at, kPageRows,
                                        [&](const storage::Row& row) {
-                                         line_error_ = AppendItemLine(row.item, ion_, &lines);
-                                         ++page_items_;
-                                         page_bytes_ += row.size;
-                                         return line_error_.ok();
+                                         page_bytes_ += row.size;  // read, written or not
+                                         return Counted(AppendItemLine(row.item, filter, ion_, &lines));
                                        });
         cursor_next_ = at;
         return s;
@@ -118,6 +119,16 @@ class ExportRun {
   }
 
  private:
+  // Counts a line appended; false (stop reading) after an error.
+  bool Counted(Result<bool> appended) {
+    if (!appended.ok()) {
+      line_error_ = std::move(appended).error();
+      return false;
+    }
+    page_items_ += *appended ? 1 : 0;
+    return true;
+  }
+
   Status NewFile() {
     if (writer_) POGI_RETURN_IF_ERROR(CloseFile());
     DataFile f;
@@ -211,6 +222,7 @@ class ExportRun {
   int64_t items_ = 0, billed_ = 0, page_items_ = 0, page_bytes_ = 0;
   std::string cursor_next_;
   Status line_error_;
+  std::optional<service::ExportFilter> filter_;  // FilterSpecification
 };
 
 }  // namespace

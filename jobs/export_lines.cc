@@ -15,24 +15,34 @@ Error Corrupt() { return Error::Internal("a stored item is corrupt"); }
 
 }  // namespace
 
-Status AppendItemLine(std::string_view stored, bool ion, std::string* out) {
+Result<bool> AppendItemLine(std::string_view stored, const service::ExportFilter* filter, bool ion,
+                            std::string* out) {
+  if (filter) {
+    POGI_ASSIGN_OR_RETURN(v1::Item item, value::DecodeItem(stored));
+    POGI_ASSIGN_OR_RETURN(bool selected, filter->Selects(item.attributes()));
+    if (!selected) return false;
+    if (filter->projects()) {
+      return AppendItemLine(value::EncodeItem(filter->Project(item.attributes())), nullptr, ion, out);
+    }
+  }
   if (ion) {
     POGI_ASSIGN_OR_RETURN(v1::Item item, value::DecodeItem(stored));
     out->append("{Item:");
     AppendIonItem(item.attributes(), out);
     out->append("}\n");
-    return Status::Ok();
+    return true;
   }
   POGI_ASSIGN_OR_RETURN(std::string_view proto, value::StoredItemProto(stored));
   gateway::JsonOut json(out);
   json.Put("{\"Item\":");
   if (!gateway::AppendItemProtoJson(proto, json)) return Corrupt();
   json.Put("}\n");
-  return Status::Ok();
+  return true;
 }
 
-Status AppendChangeLine(const storage::HistoryChange& change, const std::vector<std::string>& key_names,
-                        bool old_images, bool ion, std::string* out) {
+Result<bool> AppendChangeLine(const storage::HistoryChange& change, const std::vector<std::string>& key_names,
+                              bool old_images, const service::ExportFilter* filter, bool ion,
+                              std::string* out) {
   v1::ExportLine line;
   std::optional<v1::Item> old_item, new_item;
   if (change.old_item) {
@@ -46,14 +56,21 @@ Status AppendChangeLine(const storage::HistoryChange& change, const std::vector<
     auto it = either.attributes().find(k);
     if (it != either.attributes().end()) (*line.mutable_keys())[k] = it->second;
   }
+  if (filter) {
+    POGI_ASSIGN_OR_RETURN(bool selected, filter->Selects(either.attributes()));
+    if (!selected) return false;
+  }
+  auto image = [&](const v1::Item& item) {
+    return filter ? filter->Project(item.attributes()) : item.attributes();
+  };
   (*line.mutable_metadata())["WriteTimestampMicros"].set_n(std::to_string(change.time_us));
-  if (old_images && old_item) *line.mutable_old_image() = old_item->attributes();
-  if (new_item) *line.mutable_new_image() = new_item->attributes();
+  if (old_images && old_item) *line.mutable_old_image() = image(*old_item);
+  if (new_item) *line.mutable_new_image() = image(*new_item);
   if (!ion) {
     std::string json;
     gateway::MessageToJson(line, &json);
     out->append(json).push_back('\n');
-    return Status::Ok();
+    return true;
   }
   out->append("{Metadata:");
   AppendIonItem(line.metadata(), out);
@@ -68,7 +85,7 @@ Status AppendChangeLine(const storage::HistoryChange& change, const std::vector<
     AppendIonItem(line.new_image(), out);
   }
   out->append("}\n");
-  return Status::Ok();
+  return true;
 }
 
 }  // namespace pogi::jobs

@@ -63,7 +63,8 @@ const Context& SharedContext() {
     bool loaded = false;
     if (file || dir) {
       loaded = SSL_CTX_load_verify_locations(c.ctx, file, dir) == 1;
-      if (!loaded) c.problem = "cannot load the CA certificates of SSL_CERT_FILE/SSL_CERT_DIR: " + OpenSslReason();
+      if (!loaded)
+        c.problem = "cannot load the CA certificates of SSL_CERT_FILE/SSL_CERT_DIR: " + OpenSslReason();
       return c;
     }
     for (const char* bundle : kSystemBundles) {
@@ -123,7 +124,8 @@ Result<std::unique_ptr<TlsStream>> TlsStream::Handshake(int fd, const std::strin
   state->fd = fd;
   state->host = host;
   state->ssl = SSL_new(context.ctx);
-  if (!state->ssl || SSL_set_fd(state->ssl, fd) != 1) return Unavailable("TLS to " + host + ": " + OpenSslReason());
+  if (!state->ssl || SSL_set_fd(state->ssl, fd) != 1)
+    return Unavailable("TLS to " + host + ": " + OpenSslReason());
   // The certificate must name the host: an IP literal as an IP address, a
   // name as a DNS name (sent as SNI too).
   in6_addr ip;

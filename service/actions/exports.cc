@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "service/engine/engine.h"
+#include "service/read/export_filter.h"
 #include "service/validate/control_plane.h"
 #include "service/validate/s3_requests.h"
 #include "service/write/pitr_history.h"
@@ -51,10 +52,6 @@ Result<v1::ExportTableToPointInTimeResponse> Engine::ExportTableToPointInTime(
             {"NEW_IMAGE", "NEW_AND_OLD_IMAGES"}, "incrementalExportSpecification.exportViewType");
     POGI_RETURN_IF_ERROR(c.Finish());
   }
-  // Filtered exports are not written yet: refused, never exported whole.
-  if (req.has_filter_specification()) {
-    return Error::Validation("pogi does not support FilterSpecification yet: export the whole table");
-  }
   std::optional<std::string> name = TableNameOfArn(req.table_arn());
   auto table = name ? catalog_.Find(*name) : nullptr;
   if (!table) return Error(ErrorCode::kTableNotFound, "Table not found: " + req.table_arn());
@@ -62,6 +59,12 @@ Result<v1::ExportTableToPointInTimeResponse> Engine::ExportTableToPointInTime(
   if (!pitr.enabled()) {
     return Error(ErrorCode::kPointInTimeRecoveryUnavailable,
                  "Point in time recovery is not enabled for table '" + *name + "'");
+  }
+  // The FilterSpecification's expressions, by the rules of Query's and
+  // Scan's (the job applies them: jobs/export_job.cc).
+  if (req.has_filter_specification()) {
+    auto filter = ExportFilter::Make(req.filter_specification(), *table);
+    if (!filter.ok()) return std::move(filter).error();
   }
   double now = clock_->Now();
   double earliest = EarliestRestorable(pitr, now);
@@ -134,6 +137,7 @@ Result<v1::ExportTableToPointInTimeResponse> Engine::ExportTableToPointInTime(
   } else {
     d.set_export_time(req.has_export_time() ? req.export_time() : now);
   }
+  if (req.has_filter_specification()) *d.mutable_filter_specification() = req.filter_specification();
 
   POGI_RETURN_IF_ERROR(storage_->Write([&](storage::WriteTxn& txn) -> Status {
     if (!token_key.empty()) {

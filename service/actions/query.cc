@@ -6,27 +6,6 @@
 #include "service/read/read_request.h"
 
 namespace pogi::service {
-namespace {
-
-// DynamoDB refuses a filter on the queried key attributes.
-Status CheckFilterKeys(const expr::Condition& filter, const KeySchema& keys, bool legacy) {
-  std::set<std::string> names;
-  CollectNames(filter, &names);
-  for (const auto* part : {&keys.hash, &keys.range}) {
-    for (const KeyAttribute& key : *part) {
-      if (names.count(key.name)) {
-        return Error::Validation(
-            std::string(legacy ? "QueryFilter can only contain non-key attributes"
-                               : "Filter Expression can only contain non-primary key attributes") +
-            ": Primary key attribute: " + key.name);
-      }
-    }
-  }
-  return Status::Ok();
-}
-
-}  // namespace
-
 Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   Constraints c;
   CheckReadMembers(

@@ -1,6 +1,9 @@
 // Key condition analysis: which comparisons on which key attributes.
 #include "service/read/key_condition.h"
 
+#include <set>
+
+#include "service/read/read_page.h"
 #include "service/value/item.h"
 #include "service/value/key_tuple.h"
 
@@ -409,6 +412,22 @@ Result<storage::RangeRead> CompileKeyCondition(const Condition& condition, const
                          keys.range.empty() ? std::nullopt : std::optional<KeyAttribute>(keys.range[0]));
   }
   return CompileMulti(parts, keys);
+}
+
+Status CheckFilterKeys(const expr::Condition& filter, const KeySchema& keys, bool legacy) {
+  std::set<std::string> names;
+  CollectNames(filter, &names);
+  for (const auto* part : {&keys.hash, &keys.range}) {
+    for (const KeyAttribute& key : *part) {
+      if (names.count(key.name)) {
+        return Error::Validation(
+            std::string(legacy ? "QueryFilter can only contain non-key attributes"
+                               : "Filter Expression can only contain non-primary key attributes") +
+            ": Primary key attribute: " + key.name);
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace pogi::service

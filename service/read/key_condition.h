@@ -16,6 +16,11 @@ namespace pogi::service {
 // element: pk", ...).
 Result<storage::RangeRead> CompileKeyCondition(const expr::Condition& condition, const KeySchema& keys);
 
+// DynamoDB refuses a filter on the key attributes a key condition reads:
+// "Filter Expression can only contain non-primary key attributes: Primary
+// key attribute: NAME" (`legacy`: QueryFilter's words).
+Status CheckFilterKeys(const expr::Condition& filter, const KeySchema& keys, bool legacy);
+
 // The smallest byte string greater than every string starting with `prefix`,
 // or nullopt when there is none (all 0xFF). For begins_with ranges.
 std::optional<std::string> PrefixEnd(std::string prefix);

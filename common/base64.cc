@@ -58,6 +58,9 @@ std::optional<std::string> Base64Decode(std::string_view in) {
       if (d < 0 || pad) return std::nullopt;
       v = (v << 6) | static_cast<uint32_t>(d);
     }
+    // Canonical only: the bits a padded last quantum leaves unused are zero
+    // ("YQ==", never "YR=="), so that each value has one encoding.
+    if ((pad == 2 && (v & 0xffff) != 0) || (pad == 1 && (v & 0xff) != 0)) return std::nullopt;
     out += static_cast<char>(v >> 16);
     if (pad < 2) out += static_cast<char>((v >> 8) & 0xff);
     if (pad < 1) out += static_cast<char>(v & 0xff);

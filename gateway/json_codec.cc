@@ -229,8 +229,18 @@ Status ReadStringList(JsonRef j, google::protobuf::RepeatedPtrField<std::string>
   return st;
 }
 
+// The error of a value read from one member of a value that has several
+// (its content's, such as a number's or a set's), or Ok.
+Status ContentError(const v1::AttributeValue& v) {
+  if (v.value_case() == v1::AttributeValue::VALUE_NOT_SET) return Status::Ok();
+  v1::AttributeValue copy = v;  // validation rewrites numbers
+  return service::ValidateValue(&copy);
+}
+
 // {"S": "x"}, {"N": "1"}, {"M": {...}}, ... An object with no known member
-// stays empty for the engine to report; two members are DynamoDB's error.
+// stays empty for the engine to report; two members are DynamoDB's error,
+// after each member's own content is checked (DynamoDB answers {"S": "a",
+// "N": "b"} with the number's error).
 Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot) {
   if (!j.is_object()) return StructureMismatch(j, slot, "AttributeValue");
   if (depth > kMaxValueDepth) return Error::Validation(service::kNestingError);
@@ -238,6 +248,11 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot
   Status st;
   j.ForEachMember([&](std::string_view key, JsonRef member) {
     if (member.is_null()) return true;
+    // The value read so far is about to be replaced: its content first.
+    if (set > 0) {
+      st = ContentError(*v);
+      if (!st.ok()) return false;
+    }
     ++set;
     if (key == "S") {
       st = ReadString(member, v->mutable_s());
@@ -274,6 +289,7 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot
   });
   POGI_RETURN_IF_ERROR(st);
   if (set > 1) {
+    POGI_RETURN_IF_ERROR(ContentError(*v));
     return Error::Validation(
         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
         "supported datatypes");

@@ -69,7 +69,10 @@ Status ValidateAt(V* v, int depth) {
         POGI_RETURN_IF_ERROR(CanonicalNumber(&n));
         seen.insert(n);
       }
-      if (seen.size() != static_cast<size_t>(vals.size())) return DuplicatesError(vals, false);
+      // No list and no prefix for numbers, unlike SS and BS (DynamoDB's answer).
+      if (seen.size() != static_cast<size_t>(vals.size())) {
+        return Error::Validation("Input collection contains duplicates");
+      }
       return Status::Ok();
     }
     case V::kM:

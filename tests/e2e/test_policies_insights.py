@@ -44,7 +44,9 @@ class ResourcePolicyTest(ServerTestCase):
         self.assertEqual(self.ddb.get_resource_policy(ResourceArn=arn)["Policy"], POLICY)
         self.assertClientError(self.ddb.get_resource_policy, "ResourceNotFoundException",
                                ResourceArn=arn + "-missing")
-        self.assertClientError(self.ddb.get_resource_policy, "AccessDeniedException", ResourceArn="nope")
+        self.assertClientError(self.ddb.get_resource_policy, "ValidationException",
+                               "One or more parameter values were invalid: ARNs must start with 'arn:': nope",
+                               ResourceArn="nope")
         self.ddb.delete_table(TableName=name)
         self.create_table(name=name)
         self.assertClientError(self.ddb.get_resource_policy, "PolicyNotFoundException", ResourceArn=arn)

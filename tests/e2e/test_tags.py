@@ -74,8 +74,10 @@ class TagsTest(ServerTestCase):
     def test_errors(self):
         name = self.create_table()
         arn = self.arn(name)
-        self.assertClientError(self.ddb.tag_resource, "AccessDeniedException", ResourceArn="I_do_not_exist",
-                               Tags=[{"Key": "k", "Value": "v"}])
+        # Today's answer; about 2020 DynamoDB denied access instead.
+        self.assertClientError(self.ddb.tag_resource, "ValidationException",
+                               "One or more parameter values were invalid: ARNs must start with 'arn:': I_do_not_exist",
+                               ResourceArn="I_do_not_exist", Tags=[{"Key": "k", "Value": "v"}])
         self.assertClientError(self.ddb.tag_resource, "ValidationException",
                                "Atleast one Tag needs to be provided as Input.", ResourceArn=arn, Tags=[])
         index_arn = arn + "/index/gsi"

@@ -354,6 +354,19 @@ TEST(JsonCodecTest, TwoTypesInOneAttributeValueIsAValidationException) {
     EXPECT_EQ(e.code(), ErrorCode::kValidation) << item;
     EXPECT_EQ(e.message(), kTwoTypes) << item;
   }
+  // Each member's content is checked first, in member order (DynamoDB's
+  // order): a bad number or set wins over the two types.
+  for (auto [item, message] : std::initializer_list<std::pair<const char*, const char*>>{
+           {R"({"a": {"S": "a", "N": ""}})", "The parameter cannot be converted to a numeric value"},
+           {R"({"a": {"S": "a", "N": "b"}})", "The parameter cannot be converted to a numeric value: b"},
+           {R"({"a": {"NS": ["1", "b"], "S": "a"}})",
+            "The parameter cannot be converted to a numeric value: b"},
+           {R"({"a": {"S": "a", "NS": ["1", "1"]}})", "Input collection contains duplicates"},
+           {R"({"a": {"SS": [], "S": "a"}})",
+            "One or more parameter values were invalid: An string set  may not be empty"}}) {
+    Error e = DecodeError<v1::PutItemRequest>(std::string(R"({"Item": )") + item + "}");
+    EXPECT_EQ(e.message(), message) << item;
+  }
 }
 
 TEST(JsonCodecTest, ValueNestingIsBoundedBeforeAnyWork) {

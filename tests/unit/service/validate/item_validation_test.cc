@@ -159,13 +159,11 @@ TEST(ItemValidationTest, DuplicatesInSets) {
   EXPECT_EQ(ValueError(BS({"x", "x"})),
             "One or more parameter values were invalid: Input collection [eA==, eA==]of type BS contains "
             "duplicates.");
-  EXPECT_EQ(ValueError(NS({"1", "2", "1"})),
-            "One or more parameter values were invalid: Input collection [1, 2, 1] contains duplicates.");
+  // Numbers have their own words: no prefix, no list (DynamoDB's answer).
+  EXPECT_EQ(ValueError(NS({"1", "2", "1"})), "Input collection contains duplicates");
   // Numbers are duplicates when numerically equal, whatever their spelling.
   for (auto pair : {std::pair{"1", "1.0"}, {"1e3", "1000"}, {"-0", "0"}, {"0.50", ".5"}}) {
-    std::string m = ValueError(NS({pair.first, pair.second}));
-    EXPECT_TRUE(m.starts_with("One or more parameter values were invalid: Input collection [")) << m;
-    EXPECT_TRUE(m.ends_with("] contains duplicates.")) << m;
+    EXPECT_EQ(ValueError(NS({pair.first, pair.second})), "Input collection contains duplicates");
   }
   // Case and bytes matter for strings.
   EXPECT_EQ(ValueError(SS({"a", "A"})), "(ok)");

@@ -108,7 +108,7 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
         POGI_ASSIGN_OR_RETURN(bool keep, expr::Evaluate(*point->condition, item));
         if (!keep) continue;
       }
-      *out->mutable_item() = point->projection ? expr::Project(*point->projection, item) : item;
+      *out->mutable_item() = point->projection ? expr::ProjectSelectList(*point->projection, item) : item;
       continue;
     }
     PartiqlRunner::Options o;

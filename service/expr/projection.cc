@@ -1,8 +1,11 @@
 // Projection of items by document paths.
 #include "service/expr/projection.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
+
+#include "service/expr/evaluator.h"
 
 namespace pogi::expr {
 namespace {
@@ -79,6 +82,17 @@ AttributeMap ProjectTree(const Node& root, const AttributeMap& item) {
 
 AttributeMap Project(const Projection& projection, const AttributeMap& item) {
   return ExtractPaths(projection.paths, item);
+}
+
+AttributeMap ProjectSelectList(const Projection& projection, const AttributeMap& item) {
+  AttributeMap out;
+  for (const Path& path : projection.paths) {
+    const AttributeValue* v = FindPath(item, path);
+    if (!v) continue;
+    auto last = std::find_if(path.rbegin(), path.rend(), [](const PathElement& e) { return !e.is_index; });
+    out[last->name] = *v;  // a path starts with a name
+  }
+  return out;
 }
 
 AttributeMap ExtractPaths(const std::vector<Path>& paths, const AttributeMap& item) {

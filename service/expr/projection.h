@@ -16,6 +16,13 @@ namespace pogi::expr {
 // nothing, and a map or list left with nothing projected is omitted.
 AttributeMap Project(const Projection& projection, const AttributeMap& item);
 
+// PartiQL's SELECT list: the value at each path under the name of the
+// path's last named element, as DynamoDB answers `SELECT m.nested` with
+// {"nested": ...} (a top-level path keeps its name, as in Project). A path
+// that does not exist contributes nothing; of two paths ending in one name,
+// the later one's value is kept.
+AttributeMap ProjectSelectList(const Projection& projection, const AttributeMap& item);
+
 // The values at `paths` (as reported by Apply) in projection shape: what
 // DynamoDB returns for UPDATED_OLD (from the old item) and UPDATED_NEW
 // (from the new item). Overlapping paths are allowed here.

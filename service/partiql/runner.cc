@@ -196,6 +196,7 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
   }
   POGI_ASSIGN_OR_RETURN(auto page_req, MakePageRequest(*table, index, nullptr, options.limit, plan.filter,
                                                        plan.projection, "ProjectionExpression"));
+  page_req.select_list = true;
   const KeySchema keys = table->KeysOf(index);
 
   // The range reads the page is made of: one per partition for a Query (from

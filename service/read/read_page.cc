@@ -123,7 +123,10 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
     if (matches) ++page.count;
     if (matches && !req.count_only) {
       if (req.projection) {
-        value::AppendItemListEntry(value::ItemProto(expr::Project(*req.projection, *item)), &page.items);
+        value::AppendItemListEntry(
+            value::ItemProto(req.select_list ? expr::ProjectSelectList(*req.projection, *item)
+                                             : expr::Project(*req.projection, *item)),
+            &page.items);
       } else if (fetched) {
         value::AppendItemListEntry(value::ItemProto(*item), &page.items);
       } else {

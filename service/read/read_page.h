@@ -25,6 +25,7 @@ struct PageRequest {
   std::optional<int64_t> limit;
   std::optional<expr::Condition> filter;
   std::optional<expr::Projection> projection;
+  bool select_list = false;       // PartiQL: the projection names values by their last element
   bool count_only = false;        // Select COUNT
   bool fetch_from_table = false;  // LSI: read attributes the index does not hold
 };

@@ -80,6 +80,12 @@ class PartiqlTest(ServerTestCase):
                       "Duplicate primary key exists in table")
         items = self.run_st("SELECT pk, n FROM pqt WHERE pk = 'k1'")["Items"]
         self.assertEqual(items, [{"pk": S("k1"), "n": N("1.5")}])
+        # A nested path's value comes under its last element's name, as
+        # today's DynamoDB answers (not nested as a ProjectionExpression's).
+        items = self.run_st("SELECT m.x, l[1], pk FROM pqt WHERE pk = 'k1'")["Items"]
+        self.assertEqual(items, [{"x": {"BOOL": True}, "l": S("a"), "pk": S("k1")}])
+        r = self.ddb.batch_execute_statement(Statements=[{"Statement": "SELECT m.x FROM pqt WHERE pk = 'k1'"}])
+        self.assertEqual(r["Responses"][0]["Item"], {"x": {"BOOL": True}})
         r = self.run_st("UPDATE pqt SET n = n + 1, z = ? REMOVE l SET ss = set_add(ss, <<'c'>>) "
                         "WHERE pk = 'k1' RETURNING ALL NEW *", [S("zed")])
         self.assertEqual(r["Items"][0]["n"], N("2.5"))

@@ -14,10 +14,16 @@ Result<v1::DescribeStreamResponse> Engine::DescribeStream(const v1::DescribeStre
   c.Length(req.has_exclusive_start_shard_id() ? &req.exclusive_start_shard_id() : nullptr, 28, 65,
            "exclusiveStartShardId");
   if (req.has_shard_filter()) {
-    c.OneOf(req.shard_filter().has_type() ? &req.shard_filter().type() : nullptr, {"CHILD_SHARDS"},
-            "shardFilter.type");
+    const v1::ShardFilter& f = req.shard_filter();
+    // The API model requires neither member, but DynamoDB refuses a filter
+    // without either (ST3); the "must not be null" text for them is pogi's.
+    c.Required(f.has_type(), "shardFilter.type");
+    c.OneOf(f.has_type() ? &f.type() : nullptr, {"CHILD_SHARDS"}, "shardFilter.type");
+    c.Required(f.has_shard_id(), "shardFilter.shardId");
+    c.Length(f.has_shard_id() ? &f.shard_id() : nullptr, 28, 65, "shardFilter.shardId");
   }
   POGI_RETURN_IF_ERROR(c.Finish());
+  POGI_RETURN_IF_ERROR(CheckStreamArn(req.stream_arn(), "StreamArn"));
   auto found = streams_.Find(req.stream_arn());
   if (!found) {
     return Error::ResourceNotFound("Requested resource not found: Stream: " + req.stream_arn() +

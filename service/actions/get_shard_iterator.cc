@@ -18,6 +18,20 @@ Result<v1::GetShardIteratorResponse> Engine::GetShardIterator(const v1::GetShard
           {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"}, "shardIteratorType");
   c.Length(req.has_sequence_number() ? &req.sequence_number() : nullptr, 21, 40, "sequenceNumber");
   POGI_RETURN_IF_ERROR(c.Finish());
+  // The arguments are checked before the stream is looked up (ST2).
+  POGI_RETURN_IF_ERROR(CheckStreamArn(req.stream_arn(), "StreamArn"));
+  const std::string& type = req.shard_iterator_type();
+  bool at_sequence = type == "AT_SEQUENCE_NUMBER" || type == "AFTER_SEQUENCE_NUMBER";
+  // DynamoDB answers ValidationException to each of these; the texts are pogi's.
+  if (at_sequence && !req.has_sequence_number()) {
+    return Error::Validation("SequenceNumber is required for ShardIteratorType " + type);
+  }
+  if (!at_sequence && req.has_sequence_number()) {
+    return Error::Validation("SequenceNumber is not allowed for ShardIteratorType " + type);
+  }
+  if (at_sequence && req.sequence_number().find_first_not_of("0123456789") != std::string::npos) {
+    return Error::Validation("Invalid SequenceNumber " + req.sequence_number());
+  }
   auto found = streams_.Find(req.stream_arn());
   if (!found) {
     return Error::ResourceNotFound("Requested resource not found: Stream: " + req.stream_arn() +
@@ -31,7 +45,6 @@ Result<v1::GetShardIteratorResponse> Engine::GetShardIterator(const v1::GetShard
   if (!shard) {
     return Error::ResourceNotFound("Requested resource not found: Shard does not exist");
   }
-  const std::string& type = req.shard_iterator_type();
   ShardIterator it{s.stream_arn(), shard->shard_id(), 0, clock_->Now()};
   if (type == "TRIM_HORIZON") {
     it.after = std::max(shard->start() - 1, s.trimmed_through());
@@ -44,10 +57,8 @@ Result<v1::GetShardIteratorResponse> Engine::GetShardIterator(const v1::GetShard
     }));
     it.after = shard->end() != 0 ? shard->end() : std::max(last, shard->start() - 1);
   } else {
-    // DynamoDB's wording for these is not on record; these say what is wrong.
-    if (!req.has_sequence_number()) {
-      return Error::Validation("SequenceNumber is required for ShardIteratorType " + type);
-    }
+    // A decimal number not of this shard (or beyond any pogi issues). The
+    // text is pogi's: DynamoDB's wording is not on record.
     auto seq = ParseSequence(req.sequence_number());
     if (!seq || *seq < shard->start() || (shard->end() != 0 && *seq > shard->end())) {
       return Error::Validation("Invalid SequenceNumber " + req.sequence_number() + " for ShardId " +

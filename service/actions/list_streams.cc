@@ -4,6 +4,7 @@
 
 #include "service/core/region.h"
 #include "service/engine/engine.h"
+#include "service/streams/stream_records.h"
 #include "service/validate/constraints.h"
 
 namespace pogi::service {
@@ -35,12 +36,17 @@ StreamList VisibleStreams(StreamList all) {
 Result<v1::ListStreamsResponse> Engine::ListStreams(const v1::ListStreamsRequest& req) {
   Constraints c;
   if (req.has_table_name()) CheckTableName(c, &req.table_name());
-  c.AtLeast(req.has_limit() ? std::optional(req.limit()) : std::nullopt, 1, "limit");
+  std::optional<int64_t> limit_given = req.has_limit() ? std::optional(req.limit()) : std::nullopt;
+  c.AtLeast(limit_given, 1, "limit");
+  // DynamoDB Streams' documented upper limit, refused above it (ST1).
+  c.AtMost(limit_given, 100, "limit");
   c.Length(req.has_exclusive_start_stream_arn() ? &req.exclusive_start_stream_arn() : nullptr, 37, 1024,
            "exclusiveStartStreamArn");
   POGI_RETURN_IF_ERROR(c.Finish());
-  // DynamoDB Streams' documented upper limit; larger values are taken as it.
-  int64_t limit = req.has_limit() ? std::min<int64_t>(req.limit(), 100) : 100;
+  if (req.has_exclusive_start_stream_arn()) {
+    POGI_RETURN_IF_ERROR(CheckStreamArn(req.exclusive_start_stream_arn(), "ExclusiveStartStreamArn"));
+  }
+  int64_t limit = limit_given.value_or(100);
   auto all = VisibleStreams(streams_.All());
   if (req.has_table_name() && !catalog_.Find(req.table_name())) {
     bool any = false;

@@ -11,6 +11,7 @@
 #include "common/wire_reader.h"
 #include "service/core/clock.h"
 #include "service/core/region.h"
+#include "service/validate/constraints.h"
 
 namespace pogi::service {
 namespace {
@@ -245,6 +246,38 @@ std::optional<int64_t> ParseSequence(std::string_view text) {
     v = v * 10 + (c - '0');
   }
   return v;
+}
+
+bool IsStreamArn(std::string_view arn) {
+  // Five colons, then the resource; partition, region and account only
+  // present (a well-formed ARN of another account or region names a stream
+  // pogi does not have, a ResourceNotFoundException).
+  std::string_view parts[5];
+  std::string_view rest = arn;
+  for (auto& part : parts) {
+    size_t colon = rest.find(':');
+    if (colon == std::string_view::npos || colon == 0) return false;
+    part = rest.substr(0, colon);
+    rest = rest.substr(colon + 1);
+  }
+  if (parts[0] != "arn" || parts[2] != "dynamodb" || !rest.starts_with("table/")) return false;
+  rest.remove_prefix(6);
+  size_t slash = rest.find("/stream/");
+  if (slash == std::string_view::npos) return false;
+  std::string name(rest.substr(0, slash));
+  std::string_view label = rest.substr(slash + 8);
+  if (label.empty() || label.find('/') != std::string_view::npos) return false;
+  Constraints table;  // the one table-name rule
+  CheckTableName(table, &name);
+  return table.ok();
+}
+
+Status CheckStreamArn(const std::string& arn, std::string_view member) {
+  if (IsStreamArn(arn)) return Status::Ok();
+  // The text is pogi's: the facts on record give only the exception
+  // (ValidationException); "Invalid StreamArn" is what a public report of
+  // DynamoDB Streams shows for StreamArn.
+  return Error::Validation("Invalid " + std::string(member));
 }
 
 std::string StreamLabel(double created) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/result.h"
 #include "pogi/v1/streams.pb.h"
 #include "service/core/catalog.h"
 #include "service/value/item.h"
@@ -49,6 +50,16 @@ bool FinishRecord(int64_t stream_id, int64_t sequence, std::string_view stored, 
 // minimum length), so that they sort as strings as well as numbers.
 std::string FormatSequence(int64_t sequence);
 std::optional<int64_t> ParseSequence(std::string_view text);
+
+// Whether `arn` is shaped like a stream ARN,
+// "arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL" with NAME a
+// table name. Whether such a stream exists is the caller's question.
+bool IsStreamArn(std::string_view arn);
+// The check of a request member that takes a stream ARN (`member`:
+// "StreamArn", "ExclusiveStartStreamArn"), after its member constraints: OK
+// when IsStreamArn(arn), else DynamoDB's ValidationException. (A well-formed
+// ARN of a missing stream is the caller's ResourceNotFoundException.)
+Status CheckStreamArn(const std::string& arn, std::string_view member);
 
 // "2030-01-01T00:00:00.000": a stream's label, from its creation time.
 std::string StreamLabel(double created);

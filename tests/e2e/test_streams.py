@@ -207,6 +207,35 @@ class Streams(ServerTestCase):
                                ShardId="shardId-00000000000000000000-00000000", ShardIteratorType="LATEST")
         self.assertClientError(self.streams.get_records, "ValidationException",
                                ShardIterator="x", Limit=1001)
+        # The argument checks (ST1-ST3) come before the stream is looked up,
+        # so they answer alike for this stream and a missing one; the table
+        # wire_cases/11_streams.json has their texts.
+        table_arn = arn.split("/stream/")[0]
+        self.assertClientError(self.streams.describe_stream, "ValidationException", StreamArn=table_arn)
+        self.assertClientError(self.streams.get_shard_iterator, "ValidationException", StreamArn=table_arn,
+                               ShardId=shard, ShardIteratorType="LATEST")
+        for stream in (arn, bad_arn):
+            self.assertClientError(self.streams.get_shard_iterator, "ValidationException", StreamArn=stream,
+                                   ShardId=shard, ShardIteratorType="AT_SEQUENCE_NUMBER")
+            self.assertClientError(self.streams.get_shard_iterator, "ValidationException", StreamArn=stream,
+                                   ShardId=shard, ShardIteratorType="TRIM_HORIZON",
+                                   SequenceNumber="0" * 21)
+            self.assertClientError(self.streams.get_shard_iterator, "ValidationException", StreamArn=stream,
+                                   ShardId=shard, ShardIteratorType="AFTER_SEQUENCE_NUMBER",
+                                   SequenceNumber="1" * 20 + "x")
+            self.assertClientError(self.streams.describe_stream, "ValidationException", StreamArn=stream,
+                                   ShardFilter={"ShardId": shard})
+            self.assertClientError(self.streams.describe_stream, "ValidationException", StreamArn=stream,
+                                   ShardFilter={"Type": "CHILD_SHARDS"})
+        self.assertClientError(self.streams.describe_stream, "ValidationException", StreamArn=arn,
+                               ShardFilter={"Type": "CHILD_SHARDS", "ShardId": shard + "x" * 60})
+        children = self.streams.describe_stream(StreamArn=arn, ShardFilter={"Type": "CHILD_SHARDS",
+                                                                            "ShardId": shard})
+        self.assertEqual(children["StreamDescription"]["Shards"], [])
+        self.assertClientError(self.streams.get_shard_iterator, "ResourceNotFoundException", StreamArn=bad_arn,
+                               ShardId=shard, ShardIteratorType="LATEST")
+        self.assertClientError(self.streams.list_streams, "ValidationException", Limit=101)
+        self.assertClientError(self.streams.list_streams, "ValidationException", ExclusiveStartStreamArn=table_arn)
         self.clock("set", "2030-01-01T00:00:00Z")
         it = self.streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
                                              ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
@@ -321,6 +350,8 @@ class Streams(ServerTestCase):
         self.assertEqual(s, 400)
         self.assertEqual(body["message"], "1 validation error detected: Value '0' at 'limit' failed to satisfy "
                                           "constraint: Member must have value greater than or equal to 1")
+        # 100, the upper limit, is taken; 101 is refused (wire_cases/11_streams.json).
+        self.assertEqual(len(self.streams.list_streams(TableName=name, Limit=100)["Streams"]), 2)
 
     def test_aws_cli(self):
         name, arn = self.stream_table("NEW_IMAGE")

@@ -6,7 +6,9 @@ File shape:
   {"setup": [{"op": "CreateTable", "request": {...}}, ...],
    "cases": [{"name": "...", "op": "PutItem", "request": {...},
               "status": 400, "type": "ValidationException", "message": "..."}, ...]}
-A case without "type" expects success; "response" then lists members the
+An "op" with a dot is a whole X-Amz-Target
+("DynamoDBStreams_20120810.ListStreams"); any other is DynamoDB's. A case
+without "type" expects success; "response" then lists members the
 answer must have (compared exactly; dotted names reach inside), "absent"
 members it must not have. {"$repeat": [text, n]} anywhere in a request
 stands for text repeated n times (large requests without large files), and

@@ -163,6 +163,31 @@ TEST(StreamRecordsTest, MalformedStoredRecordsAreRefused) {
   EXPECT_TRUE(FinishRecord(3, 42, "", &out));  // nothing stored but the position
 }
 
+TEST(StreamRecordsTest, StreamArnForm) {
+  const std::string arn =
+      "arn:aws:dynamodb:us-east-1:000000000000:table/t.b-1/stream/2030-01-01T00:00:00.000";
+  EXPECT_TRUE(IsStreamArn(arn));
+  // Another account, region or partition: well formed (not found, if at all, later).
+  EXPECT_TRUE(IsStreamArn("arn:aws-cn:dynamodb:cn-north-1:123456789012:table/tbl/stream/x"));
+  for (const char* bad : {"", "x", "arn:aws:dynamodb:us-east-1:000000000000:table/tbl",
+                          "arn:aws:dynamodb:us-east-1:000000000000:table/tbl/stream/",
+                          "arn:aws:dynamodb:us-east-1:000000000000:table/tbl/stream/a/b",
+                          "arn:aws:dynamodb:us-east-1:000000000000:table/tbl/index/i",
+                          "arn:aws:dynamodb:us-east-1:000000000000:table/ab/stream/x",
+                          "arn:aws:dynamodb:us-east-1:000000000000:table/t!b/stream/x",
+                          "arn:aws:kinesis:us-east-1:000000000000:table/tbl/stream/x",
+                          "arn:aws:dynamodb:us-east-1::table/tbl/stream/x",
+                          "nra:aws:dynamodb:us-east-1:000000000000:table/tbl/stream/x",
+                          "arn:aws:dynamodb:us-east-1:000000000000:backup/tbl/stream/x"}) {
+    EXPECT_FALSE(IsStreamArn(bad)) << bad;
+  }
+  EXPECT_TRUE(CheckStreamArn(arn, "StreamArn").ok());
+  Status st = CheckStreamArn("arn:aws:dynamodb:us-east-1:000000000000:table/tbl", "ExclusiveStartStreamArn");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code(), ErrorCode::kValidation);
+  EXPECT_EQ(st.error().message(), "Invalid ExclusiveStartStreamArn");
+}
+
 TEST(StreamRecordsTest, IteratorsRoundTrip) {
   ShardIterator it{"arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2030-01-01T00:00:00.000",
                    NewShardId(1893456000), 17, 1893456000.5};

@@ -192,5 +192,68 @@ TEST_F(StreamsTest, DisablingKeepsTheStreamAndEnablingMakesANewOne) {
   EXPECT_EQ(streams->streams_size(), 1);
 }
 
+// DynamoDB Streams' argument checks (facts ST1-ST3): each a
+// ValidationException, all before the stream is looked up, so a missing
+// stream does not hide them.
+TEST_F(StreamsTest, ArgumentsAreValidatedBeforeTheStreamIsLookedUp) {
+  const std::string missing = arn_.substr(0, arn_.size() - 3) + "999";
+  const std::string shard = Describe().shards(0).shard_id();
+  auto iterator = [&](const std::string& arn, const std::string& shard_id, const std::string& type,
+                      const char* sequence) {
+    v1::GetShardIteratorRequest req;
+    req.set_stream_arn(arn);
+    req.set_shard_id(shard_id);
+    req.set_shard_iterator_type(type);
+    if (sequence) req.set_sequence_number(sequence);
+    auto r = engine_->GetShardIterator(req);
+    return r.ok() ? Status::Ok() : Status(r.error());
+  };
+  auto expect = [](const Status& st, ErrorCode code, const std::string& message) {
+    ASSERT_FALSE(st.ok()) << message;
+    EXPECT_EQ(st.error().code(), code) << st.error().message();
+    EXPECT_EQ(st.error().message(), message);
+  };
+  const std::string table_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/tbl";
+  expect(iterator(table_arn, shard, "LATEST", nullptr), ErrorCode::kValidation, "Invalid StreamArn");
+  for (const std::string& arn : {arn_, missing}) {
+    expect(iterator(arn, shard, "AT_SEQUENCE_NUMBER", nullptr), ErrorCode::kValidation,
+           "SequenceNumber is required for ShardIteratorType AT_SEQUENCE_NUMBER");
+    expect(iterator(arn, shard, "TRIM_HORIZON", "000000000000000000001"), ErrorCode::kValidation,
+           "SequenceNumber is not allowed for ShardIteratorType TRIM_HORIZON");
+    expect(iterator(arn, shard, "AFTER_SEQUENCE_NUMBER", "00000000000000000000x"), ErrorCode::kValidation,
+           "Invalid SequenceNumber 00000000000000000000x");
+  }
+  expect(iterator(missing, shard, "LATEST", nullptr), ErrorCode::kResourceNotFound,
+         "Requested resource not found: Stream: " + missing + " not found");
+  expect(iterator(arn_, "shardId-00000000000000000000-00000000", "LATEST", nullptr),
+         ErrorCode::kResourceNotFound, "Requested resource not found: Shard does not exist");
+  EXPECT_TRUE(iterator(arn_, shard, "AT_SEQUENCE_NUMBER", "000000000000000000001").ok());
+
+  v1::DescribeStreamRequest describe;
+  describe.set_stream_arn(table_arn);
+  auto d = engine_->DescribeStream(describe);
+  expect(d.ok() ? Status::Ok() : Status(d.error()), ErrorCode::kValidation, "Invalid StreamArn");
+  describe.set_stream_arn(missing);
+  describe.mutable_shard_filter()->set_shard_id("short");
+  d = engine_->DescribeStream(describe);
+  expect(
+      d.ok() ? Status::Ok() : Status(d.error()), ErrorCode::kValidation,
+      "2 validation errors detected: Value null at 'shardFilter.type' failed to satisfy constraint: Member "
+      "must not be null; Value 'short' at 'shardFilter.shardId' failed to satisfy constraint: Member must "
+      "have length greater than or equal to 28");
+
+  v1::ListStreamsRequest list;
+  list.set_limit(101);
+  auto l = engine_->ListStreams(list);
+  expect(l.ok() ? Status::Ok() : Status(l.error()), ErrorCode::kValidation,
+         "1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: Member must have "
+         "value less than or equal to 100");
+  list.set_limit(100);
+  list.set_exclusive_start_stream_arn(table_arn + "/index/gsi1");
+  l = engine_->ListStreams(list);
+  expect(l.ok() ? Status::Ok() : Status(l.error()), ErrorCode::kValidation,
+         "Invalid ExclusiveStartStreamArn");
+}
+
 }  // namespace
 }  // namespace pogi::service

@@ -32,9 +32,10 @@ inline constexpr std::chrono::seconds kIdleTimeout{60};
 // Request to a 17,000-character URL (ScyllaDB's Alternator tests, run
 // against DynamoDB, record it); 16 KB is also what AWS load balancers allow.
 inline constexpr size_t kMaxRequestLineBytes = 16 * 1024;
-// The whole header section, request line included, up to the empty line
-// ending it (AWS load balancers: 64 KB). Past it: 400 Bad Request.
-inline constexpr size_t kMaxHeaderBytes = 64 * 1024;
+// The request's header fields in total, each counted as "Name: value" and
+// its CRLF (the request line and the empty line ending the section are not
+// counted). DynamoDB answers 400 Bad Request past 16 KB.
+inline constexpr size_t kMaxHeaderBytes = 16 * 1024;
 // DynamoDB's request size limit, before and after Content-Encoding: past
 // it, 413 "Request size exceeded 16777216 bytes".
 inline constexpr uint64_t kMaxBodyBytes = 16 * 1024 * 1024;

@@ -228,29 +228,108 @@ Status InflateBody(std::string_view encoding, std::string_view body, size_t limi
   }
 }
 
+namespace {
+
+// An Accept-Encoding q value: a plain decimal ("1", "0.5", "0.", ".5",
+// "-1", "31"), clamped to at most 1; nullopt when it is not one.
+std::optional<double> ParseQ(std::string_view s) {
+  bool negative = false;
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  bool digits = false, whole = false;  // any digit; a non-zero digit before the point
+  double fraction = 0, scale = 1;
+  size_t i = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+    digits = true;
+    whole |= s[i] != '0';
+  }
+  if (i < s.size() && s[i] == '.') {
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+      digits = true;
+      scale /= 10;
+      fraction += (s[i] - '0') * scale;
+    }
+  }
+  if (!digits || i != s.size()) return std::nullopt;
+  double q = whole ? 1.0 : fraction;  // q > 1 counts as 1
+  return negative ? -q : q;
+}
+
+// Where the first "q=" of an entry's parameters begins, any case. DynamoDB
+// matches it inside other parameters too: "gzip;nq=0;q=1" is refused.
+size_t FindQ(std::string_view params) {
+  for (size_t i = 0; i + 1 < params.size(); ++i) {
+    if ((params[i] == 'q' || params[i] == 'Q') && params[i + 1] == '=') return i;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 Compression ChosenCompression(std::string_view accept_encoding) {
-  bool gzip = false, deflate = false;
+  // What the entries say of each encoding pogi produces: its highest q and
+  // the position of the first entry giving it; `*` the same.
+  struct Offer {
+    bool named = false;
+    double q = 0;
+    int position = 0;
+  };
+  Offer gzip, deflate, star;
+  int position = 0;
   while (!accept_encoding.empty()) {
     size_t comma = accept_encoding.find(',');
-    std::string_view item = accept_encoding.substr(0, comma);
-    size_t semi = item.find(';');
-    std::string_view coding = Trim(item.substr(0, semi));
-    bool refused = false;
+    std::string_view entry = accept_encoding.substr(0, comma);
+    accept_encoding.remove_prefix(comma == std::string_view::npos ? accept_encoding.size() : comma + 1);
+    size_t semi = entry.find(';');
+    std::string_view name = Trim(entry.substr(0, semi));
+    Offer* offer = IEquals(name, "gzip")      ? &gzip
+                   : IEquals(name, "deflate") ? &deflate
+                   : name == "*"              ? &star
+                                              : nullptr;
+    if (!offer) continue;  // identity, unknown or malformed ("\"gzip\"", "gzip br", "gzip:q=1")
+    double q = 1;
     if (semi != std::string_view::npos) {
-      std::string_view q = Trim(item.substr(semi + 1));
-      if (q.starts_with("q=")) {
-        q.remove_prefix(2);
-        refused = q.find_first_not_of("0.") == std::string_view::npos;
+      // Only the first q= counts; its value runs to the next ';'.
+      std::string_view params = entry.substr(semi + 1);
+      if (size_t at = FindQ(params); at != std::string_view::npos) {
+        std::string_view value = params.substr(at + 2);
+        std::optional<double> parsed = ParseQ(Trim(value.substr(0, value.find(';'))));
+        if (!parsed) continue;  // a malformed q: the entry is ignored
+        q = *parsed;
       }
     }
-    if (!refused) {
-      if (IEquals(coding, "gzip")) gzip = true;
-      if (IEquals(coding, "deflate")) deflate = true;
+    ++position;
+    // A name repeated keeps its best q: "gzip;q=0, gzip;q=1" accepts gzip.
+    if (!offer->named || q > offer->q) {
+      offer->q = q;
+      offer->position = position;
     }
-    if (comma == std::string_view::npos) break;
-    accept_encoding.remove_prefix(comma + 1);
+    offer->named = true;
   }
-  return gzip ? Compression::kGzip : deflate ? Compression::kDeflate : Compression::kNone;
+  // An encoding not named takes `*`'s q; named, it beats `*` at equal q.
+  struct Choice {
+    Compression how;
+    double q;
+    bool named;
+    int position;
+  };
+  auto choice = [&](Compression how, const Offer& own) {
+    if (own.named) return Choice{how, own.q, true, own.position};
+    if (star.named) return Choice{how, star.q, false, star.position};
+    return Choice{how, 0, false, 0};
+  };
+  Choice g = choice(Compression::kGzip, gzip), d = choice(Compression::kDeflate, deflate);
+  // Highest q; then a named encoding over `*`; then the earliest listed;
+  // then gzip (so that `*` alone is gzip).
+  auto better = [](const Choice& a, const Choice& b) {
+    if (a.q != b.q) return a.q > b.q;
+    if (a.named != b.named) return a.named;
+    return a.position <= b.position;
+  };
+  const Choice& best = better(g, d) ? g : d;
+  return best.q > 0 ? best.how : Compression::kNone;  // q=0, q=0. and negative q refuse
 }
 
 bool Compress(Compression how, std::string_view in, std::string* out) {

@@ -46,8 +46,19 @@ Status InflateBody(std::string_view encoding, std::string_view body, size_t limi
 
 enum class Compression { kNone, kGzip, kDeflate };
 
-// The compression an Accept-Encoding value asks for: gzip when offered,
-// else deflate, never one given with q=0.
+// The compression one Accept-Encoding value (the request's first such
+// header) asks for, as DynamoDB chooses among the encodings pogi produces
+// (gzip, deflate):
+// - names are case-insensitive; identity, unknown names and malformed
+//   entries ("\"gzip\"", "gzip br", "gzip:q=1", a q that is no number)
+//   are ignored;
+// - an entry's q is its first "q=" (found even inside another parameter:
+//   "gzip;nq=0;q=1" is q=0), trimmed; q > 1 counts as 1; q <= 0 refuses;
+//   a name repeated keeps its highest q;
+// - an encoding not named takes `*`'s q;
+// - the highest q wins; at equal q a named encoding beats `*`, then the
+//   earliest listed wins, then gzip ("*" alone is gzip).
+// kNone when nothing acceptable is offered.
 Compression ChosenCompression(std::string_view accept_encoding);
 
 // Compresses `in` into *out (replaced); false if zlib failed.

@@ -80,13 +80,15 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
     return r;
   }
   if (req.method == "GET") {
-    // DynamoDB answers a GET of its endpoint with a health line naming the
-    // host the client used; no other path is served.
+    // DynamoDB answers a GET of its endpoint with a health line naming its
+    // regional endpoint, whatever host the client used (note the trailing
+    // space); no other path is served. A 200 here is also pogi's readiness
+    // signal (README, docs/admin.md).
     std::string_view path = req.target.substr(0, req.target.find('?'));
     if (path != "/") return NotAnApiCall();
     ApiResponse r;
-    r.body = "healthy: ";
-    r.body.append(req.host.empty() ? std::string_view("localhost") : req.host).append(" ");
+    r.body = "healthy: dynamodb.";
+    r.body.append(service::Region()).append(".amazonaws.com ");
     r.content_type = "text/plain";
     return r;
   }

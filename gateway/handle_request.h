@@ -28,7 +28,7 @@ struct ApiRequest {
   std::string_view amz_target;  // X-Amz-Target header
   std::string_view content_type;
   std::string_view body;    // inflated already when it came compressed
-  std::string_view host{};  // Host header, for the health answer and DescribeEndpoints
+  std::string_view host{};  // Host header, for DescribeEndpoints
   bool has_authorization = false;
   std::string_view authorization{};  // Authorization header
   bool has_date = false;             // X-Amz-Date or Date header present

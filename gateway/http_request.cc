@@ -6,6 +6,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <limits>
 #include <optional>
 
 #include "common/limits.h"
@@ -22,15 +23,27 @@ namespace http = beast::http;
 // sequence per field, which measured a tenth of a GetItem's CPU.
 class RequestParser final : public http::basic_parser<true> {
  public:
-  RequestParser(HttpRequest& out, bool keep_headers) : out_(out), keep_headers_(keep_headers) {
+  RequestParser(HttpRequest& out, bool keep_headers, bool check_signature_dates)
+      : out_(out), keep_headers_(keep_headers), check_signature_dates_(check_signature_dates) {
     out_.Clear();
-    header_limit(static_cast<uint32_t>(limits::kMaxHeaderBytes));
-    body_limit(limits::kMaxBodyBytes);
+    // Beast's own limit judges the bytes it has buffered, the request line
+    // included, before any field is seen; it only has to let every request
+    // within pogi's exact limits through (a little room for optional
+    // whitespace), which on_request_impl and on_field_impl then judge.
+    header_limit(static_cast<uint32_t>(limits::kMaxRequestLineBytes + limits::kMaxHeaderBytes + 1024));
+    // Set in on_header_impl, after the signature's date is judged: a
+    // Content-Length past the limit would otherwise be refused first.
+    // (Not boost::none: Beast compares the Content-Length with it first.)
+    body_limit(std::numeric_limits<uint64_t>::max());
     eager(true);  // a whole message per read, as http::read asks of a parser
   }
 
   // Whether the parse stopped at a request line over kMaxRequestLineBytes.
   bool request_line_too_long() const { return request_line_too_long_; }
+  // Whether the parse stopped at header fields over kMaxHeaderBytes.
+  bool headers_too_long() const { return headers_too_long_; }
+  // Set when the parse stopped at the signature's date (SignatureDateRefusal).
+  const std::optional<Error>& date_refusal() const { return date_refusal_; }
 
  private:
   void on_request_impl(http::verb, beast::string_view method, beast::string_view target, int version,
@@ -41,7 +54,7 @@ class RequestParser final : public http::basic_parser<true> {
       ec = http::error::header_limit;
       return;
     }
-    header_bytes_ = method.size() + target.size() + 12;  // with its CRLF
+    header_bytes_ = 0;
     out_.method.assign(method.data(), method.size());
     out_.target.assign(target.data(), target.size());
     out_.version = static_cast<unsigned>(version);
@@ -50,10 +63,10 @@ class RequestParser final : public http::basic_parser<true> {
   void on_field_impl(http::field name, beast::string_view name_string, beast::string_view value,
                      beast::error_code& ec) override {
     // Beast's own header_limit is approximate (it judges the bytes it has
-    // buffered); this counts the section exactly: "Name: value" CRLF each,
-    // and the empty line ending it.
+    // buffered); this counts the fields exactly: "Name: value" CRLF each.
     header_bytes_ += name_string.size() + 2 + value.size() + 2;
-    if (header_bytes_ + 2 > limits::kMaxHeaderBytes) {
+    if (header_bytes_ > limits::kMaxHeaderBytes) {
+      headers_too_long_ = true;
       ec = http::error::header_limit;
       return;
     }
@@ -79,7 +92,11 @@ class RequestParser final : public http::basic_parser<true> {
         out_.content_encoding.assign(value.data(), value.size());
         break;
       case http::field::accept_encoding:
-        out_.accept_encoding.assign(value.data(), value.size());
+        // DynamoDB chooses from the first Accept-Encoding header only.
+        if (!out_.has_accept_encoding) {
+          out_.has_accept_encoding = true;
+          out_.accept_encoding.assign(value.data(), value.size());
+        }
         break;
       case http::field::access_control_request_headers:
         out_.cors_headers.assign(value.data(), value.size());
@@ -92,6 +109,7 @@ class RequestParser final : public http::basic_parser<true> {
           out_.amz_target.assign(value.data(), value.size());
         } else if (beast::iequals(name_string, "X-Amz-Date")) {
           out_.has_date = true;
+          out_.amz_date.assign(value.data(), value.size());
         }
         break;
       default:
@@ -103,7 +121,25 @@ class RequestParser final : public http::basic_parser<true> {
     n.assign(name_string.data(), name_string.size());
     v.assign(value.data(), value.size());
   }
-  void on_header_impl(beast::error_code&) override {}
+  void on_header_impl(beast::error_code& ec) override {
+    // DynamoDB judges the signature's date before it reads the body.
+    if (check_signature_dates_) {
+      int64_t now =
+          static_cast<int64_t>(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()));
+      date_refusal_ = SignatureDateRefusal(out_, now);
+      if (date_refusal_) {
+        ec = http::error::bad_field;
+        return;
+      }
+    }
+    // Then the body's size: a Content-Length past the limit at once, a
+    // chunked body or one running to the end as it comes.
+    if (content_length() && *content_length() > limits::kMaxBodyBytes) {
+      ec = http::error::body_limit;
+      return;
+    }
+    body_limit(limits::kMaxBodyBytes);
+  }
   void on_body_init_impl(const boost::optional<uint64_t>& length, beast::error_code&) override {
     if (length) out_.body.reserve(*length);
   }
@@ -120,8 +156,11 @@ class RequestParser final : public http::basic_parser<true> {
 
   HttpRequest& out_;
   bool keep_headers_;
+  bool check_signature_dates_;
   bool request_line_too_long_ = false;
-  size_t header_bytes_ = 0;  // of the header section so far
+  bool headers_too_long_ = false;
+  std::optional<Error> date_refusal_;
+  size_t header_bytes_ = 0;  // of the header fields so far
 };
 
 }  // namespace
@@ -136,15 +175,16 @@ void HttpRequest::Clear() {
   authorization.clear();
   content_encoding.clear();
   accept_encoding.clear();
+  amz_date.clear();
   origin.clear();
   cors_headers.clear();
   cors_method.clear();
-  has_authorization = has_date = has_origin = false;
+  has_authorization = has_date = has_origin = has_accept_encoding = false;
   header_count = 0;
 }
 
 struct HttpRequestReader::Impl {
-  explicit Impl(bool keep) : keep_headers(keep) {}
+  Impl(bool keep, bool dates) : keep_headers(keep), check_signature_dates(dates) {}
 
   // Parses what is buffered, as Beast's http::read does: put() until the
   // message is done or the parser needs bytes that have not come yet.
@@ -169,6 +209,12 @@ struct HttpRequestReader::Impl {
   // sees them; the 400 texts are pogi's.
   State Refuse(beast::error_code ec) {
     if (ec == http::error::partial_message) return State::kClosed;
+    if (parser->date_refusal()) {
+      refusal = ErrorResponse(*parser->date_refusal());
+      // The answer carries the content type the client sent, as HandleRequest's.
+      if (MediaType(request.content_type) == "application/json") refusal.content_type = "application/json";
+      return State::kRefused;
+    }
     if (ec == http::error::body_limit) {
       // DynamoDB refuses a body over 16 MB with 413.
       refusal =
@@ -181,9 +227,12 @@ struct HttpRequestReader::Impl {
     if (parser->request_line_too_long()) {
       refusal.body = "Bad Request: the request line exceeds " + std::to_string(limits::kMaxRequestLineBytes) +
                      " bytes\n";
-    } else if (ec == http::error::header_limit) {
-      refusal.body = "Bad Request: the request header section exceeds " +
-                     std::to_string(limits::kMaxHeaderBytes) + " bytes\n";
+    } else if (parser->headers_too_long()) {
+      refusal.body =
+          "Bad Request: the request headers exceed " + std::to_string(limits::kMaxHeaderBytes) + " bytes\n";
+    } else if (ec == http::error::header_limit) {  // Beast's own limit, on the bytes buffered
+      refusal.body = "Bad Request: the request line and headers exceed " +
+                     std::to_string(limits::kMaxRequestLineBytes + limits::kMaxHeaderBytes) + " bytes\n";
     } else {
       refusal.body = "Bad Request: malformed HTTP request\n";
     }
@@ -191,17 +240,19 @@ struct HttpRequestReader::Impl {
   }
 
   bool keep_headers;
+  bool check_signature_dates;
   beast::flat_buffer buffer;  // received and not yet parsed
   HttpRequest request;
   std::optional<RequestParser> parser;
   ApiResponse refusal;
 };
 
-HttpRequestReader::HttpRequestReader(bool keep_headers) : impl_(std::make_unique<Impl>(keep_headers)) {}
+HttpRequestReader::HttpRequestReader(bool keep_headers, bool check_signature_dates)
+    : impl_(std::make_unique<Impl>(keep_headers, check_signature_dates)) {}
 HttpRequestReader::~HttpRequestReader() = default;
 
 HttpRequestReader::State HttpRequestReader::Next() {
-  impl_->parser.emplace(impl_->request, impl_->keep_headers);
+  impl_->parser.emplace(impl_->request, impl_->keep_headers, impl_->check_signature_dates);
   return impl_->Parse();
 }
 
@@ -231,6 +282,19 @@ const HttpRequest& HttpRequestReader::request() const { return impl_->request; }
 bool HttpRequestReader::keep_alive() const { return impl_->parser->keep_alive(); }
 
 const ApiResponse& HttpRequestReader::refusal() const { return impl_->refusal; }
+
+std::optional<Error> SignatureDateRefusal(const HttpRequest& request, int64_t now_unix) {
+  if (request.method != "POST" || request.target.starts_with("/_pogi/") || !request.has_authorization ||
+      request.amz_date.empty()) {
+    return std::nullopt;
+  }
+  // Only a header of SigV4's form: a malformed one is answered as
+  // HandleRequest answers it (IncompleteSignature, after the body's syntax).
+  if (!std::string_view(request.authorization).starts_with("AWS4-HMAC-SHA256 ")) return std::nullopt;
+  AuthView auth{true, request.authorization, request.has_date, request.target};
+  if (AuthorizationFormError(auth)) return std::nullopt;
+  return SignatureDateError(request.amz_date, now_unix);
+}
 
 Result<ApiRequest> ToApiRequest(const HttpRequest& request, std::string* inflated) {
   std::string_view body = request.body;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,9 +24,12 @@ namespace pogi::gateway {
 // connection is warm.
 struct HttpRequest {
   std::string method, target, amz_target, content_type, body;
-  std::string host, authorization, content_encoding, accept_encoding, origin;
+  std::string host, authorization, content_encoding, origin;
+  // The first Accept-Encoding header's value: DynamoDB ignores any other.
+  std::string accept_encoding;
+  std::string amz_date;                   // the X-Amz-Date header
   std::string cors_headers, cors_method;  // Access-Control-Request-*
-  bool has_authorization = false, has_date = false, has_origin = false;
+  bool has_authorization = false, has_date = false, has_origin = false, has_accept_encoding = false;
   // Every header as (name, value), kept only when the reader keeps headers
   // (signatures are checked).
   std::vector<std::pair<std::string, std::string>> headers;
@@ -37,8 +41,11 @@ struct HttpRequest {
 
 class HttpRequestReader {
  public:
-  // With `keep_headers`, every header is kept in request().headers.
-  explicit HttpRequestReader(bool keep_headers);
+  // With `keep_headers`, every header is kept in request().headers. With
+  // `check_signature_dates` (--check-signatures), a signed request whose
+  // X-Amz-Date is refused (SignatureDateError) is answered as soon as its
+  // headers are read, before its body: see SignatureDateRefusal.
+  explicit HttpRequestReader(bool keep_headers, bool check_signature_dates = false);
   ~HttpRequestReader();
   HttpRequestReader(const HttpRequestReader&) = delete;
   HttpRequestReader& operator=(const HttpRequestReader&) = delete;
@@ -63,14 +70,22 @@ class HttpRequestReader {
   const HttpRequest& request() const;
   // After kRequest: whether the request lets the connection stay open.
   bool keep_alive() const;
-  // After kRefused: 400 for a request line or header section past its limit
-  // or bytes that are not HTTP/1, 413 for a body past kMaxBodyBytes.
+  // After kRefused: 400 for a request line or header fields past their
+  // limits or bytes that are not HTTP/1, 413 for a body past kMaxBodyBytes,
+  // or the signature date's error (SignatureDateRefusal).
   const ApiResponse& refusal() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// DynamoDB checks a signature's time window before it reads the body and
+// before it looks the access key up: the error for a POST (not to the
+// console) whose Authorization header has SigV4's form and whose X-Amz-Date
+// is malformed or more than 15 minutes from `now_unix`; nullopt otherwise,
+// the request going on to HandleRequest. Needs only the headers.
+std::optional<Error> SignatureDateRefusal(const HttpRequest& request, int64_t now_unix);
 
 // The API call a complete request makes: its headers, and its body inflated
 // into *inflated when Content-Encoding says it is compressed (the SDKs'

@@ -19,6 +19,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -75,7 +76,9 @@ class Session : public std::enable_shared_from_this<Session> {
   explicit Session(asio::io_context& context, Shared& shared)
       : socket_(context.get_executor()),
         idle_timer_(context.get_executor()),
-        reader_(shared.credentials.has_value()),
+        // --check-signatures: headers kept for the signature, its date
+        // judged before the body is read.
+        reader_(shared.credentials.has_value(), shared.credentials.has_value()),
         shared_(shared) {}
   ~Session() {
     if (counted_) --shared_.connections;
@@ -161,15 +164,15 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // Answers what the reader refused and closes: after a 400 (past a header
-  // limit, or not HTTP) the stream cannot be resynchronized, and a 413
-  // leaves the rest of the body unread. The 413 is DynamoDB's answer, seen
-  // by the request observers; the 400 is the edge's, not.
+  // limit, or not HTTP) the stream cannot be resynchronized, and a 413 or a
+  // refused signature date leaves the body unread. Those two are DynamoDB's
+  // answers, seen by the request observers; the text 400s are the edge's, not.
   void Refuse() {
     ++shared_.in_flight;
     keep_alive_ = false;
     linger_ = true;
     const ApiResponse& refusal = reader_.refusal();
-    if (refusal.status == 413) {
+    if (!refusal.error_type.empty()) {
       StartObserving();
     } else {
       observing_ = false;
@@ -289,12 +292,25 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string request_id = RequestId();
     head_.append("\r\nx-amzn-RequestId: ").append(request_id);
     head_.append("\r\nx-amz-crc32: ").append(std::to_string(crc));
-    head_.append("\r\nContent-Length: ").append(std::to_string(body_.size()));
+    // DynamoDB sends its 413 chunked; HTTP/1.0 knows no chunks.
+    bool chunked = api.status == 413 && version != 10;
+    if (chunked) {
+      head_.append("\r\nTransfer-Encoding: chunked");
+    } else {
+      head_.append("\r\nContent-Length: ").append(std::to_string(body_.size()));
+    }
     // HTTP/1.1 keeps a connection unless told; HTTP/1.0 closes it unless told.
     if (version == 10 && keep_alive_) head_.append("\r\nConnection: keep-alive");
     if (version != 10 && !keep_alive_) head_.append("\r\nConnection: close");
     head_.append("\r\n\r\n");
     if (observing_) Publish(api, request_id);
+    if (chunked && body_.empty()) {
+      head_.append("0\r\n\r\n");  // only the last (empty) chunk
+    } else if (chunked) {         // one chunk, then the last
+      char size[20];
+      head_.append(size, static_cast<size_t>(snprintf(size, sizeof size, "%zx\r\n", body_.size())));
+      body_.append("\r\n0\r\n\r\n");
+    }
     std::array<asio::const_buffer, 2> buffers = {asio::buffer(head_), asio::buffer(body_)};
     // A client that stops reading its answers is cut by the same timeout.
     waiting_since_ = std::chrono::steady_clock::now();

@@ -106,15 +106,17 @@ Status VerifySignature(const SignedRequest& req, const Credentials& creds, int64
     p = q + 1;
   }
   if (parts.size() != 4) return Incomplete("Credential should be scoped correctly.");
-  if (access_key != creds.access_key_id) {
-    return Error(ErrorCode::kUnrecognizedClient, "The security token included in the request is invalid.");
-  }
   auto date = headers.find("x-amz-date");
   if (date == headers.end()) {
     return Incomplete("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
   }
-  // DynamoDB refuses a signature dated more than 15 minutes away from now.
+  // DynamoDB refuses a signature dated more than 15 minutes away from now,
+  // before it looks the access key up (the HTTP server checks it earlier
+  // still, before reading the body: HttpRequestReader).
   if (std::optional<Error> e = SignatureDateError(date->second, now_unix)) return *e;
+  if (access_key != creds.access_key_id) {
+    return Error(ErrorCode::kUnrecognizedClient, "The security token included in the request is invalid.");
+  }
   if (std::optional<Error> e = CredentialScopeError(parts, date->second)) return *e;
 
   std::string canonical_headers;

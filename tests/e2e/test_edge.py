@@ -6,6 +6,7 @@ requests and answers, the Date header."""
 import email.utils
 import gzip
 import json
+import socket
 import time
 import unittest
 import zlib
@@ -49,14 +50,18 @@ class Edge(ServerTestCase):
                 status, _, data = self.server.raw("hi", target="ListTables", content_type=ct)
                 self.assertEqual((status, data), (404, NOT_API))
 
-    def test_health_check_names_the_host_used(self):
-        status, headers, data = self.server.raw(b"", method="GET", content_type=None, auth=False)
-        self.assertEqual(status, 200)
-        self.assertEqual(data, ("healthy: %s:%d " % (LOCALHOST, self.server.port)).encode())
-        self.assertEqual(headers["x-amz-crc32"], str(zlib.crc32(data)))
-        status, _, data = self.server.raw(b"", method="GET", content_type=None, auth=False,
-                                          headers={"Host": "dynamodb.local"})
-        self.assertEqual(data, b"healthy: dynamodb.local ")
+    def test_health_check_names_the_regional_endpoint(self):
+        # DynamoDB: `healthy: dynamodb.<region>.amazonaws.com ` (trailing space), whatever
+        # host the client used; a 200 here is also pogi's readiness signal.
+        for extra in ({}, {"Host": "dynamodb.local"}):
+            with self.subTest(headers=extra):
+                status, headers, data = self.server.raw(b"", method="GET", content_type=None, auth=False,
+                                                        headers=extra)
+                self.assertEqual(status, 200)
+                self.assertEqual(data, b"healthy: dynamodb.us-east-1.amazonaws.com ")
+                self.assertRegex(headers["x-amz-crc32"], r"^\d+$")
+                self.assertEqual(headers["x-amz-crc32"], str(zlib.crc32(data)))
+                self.assertEqual(headers["content-length"], str(len(data)))
 
     def test_other_get_paths_are_4xx(self):
         for path in ("/tables", "/favicon.ico", "/_nothing"):
@@ -223,12 +228,48 @@ class Edge(ServerTestCase):
                 self.assertEqual(headers["x-amz-crc32"], str(zlib.crc32(data)))
                 self.assertEqual(int(headers["content-length"]), len(data))
                 self.assertEqual(json.loads(decode(data))["Item"]["v"]["S"], "y" * 9000)
+        # The rules of the choice (tests/unit/gateway/edge_test.cc has them all), through the wire.
+        for accept, want in (("*", "gzip"), ("*, gzip;q=0.5", "deflate"), ("*, deflate", "deflate"),
+                             ("br, identity, deflate, gzip", "deflate"), ("gzip;q=31,deflate;q=51", "gzip"),
+                             ("gzip;q=0, gzip;q=1, gzip;q=0", "gzip"), ("gzip;q =0;q=1", "gzip"),
+                             ("gzip;nq=0;q=1", None), ("gzip;q=0.", None), ('"gzip"', None),
+                             ("gzip br", None), ("identity", None)):
+            with self.subTest(accept=accept):
+                status, headers, data = self.server.raw(key, target="GetItem",
+                                                        headers={"Accept-Encoding": accept})
+                self.assertEqual(status, 200)
+                self.assertEqual(headers.get("content-encoding"), want)
+                self.assertEqual(int(headers["content-length"]), len(data))
+        # Only the first Accept-Encoding header counts.
+        self.assertEqual(self.encoding_of([("Accept-Encoding", "deflate"), ("Accept-Encoding", "gzip")]),
+                         "deflate")
+        self.assertEqual(self.encoding_of([("Accept-Encoding", "identity"), ("Accept-Encoding", "gzip")]),
+                         None)
         # Small answers and answers nobody asked to compress are sent as they are.
         _, headers, _ = self.server.raw({}, target="ListTables", headers={"Accept-Encoding": "gzip"})
         self.assertNotIn("content-encoding", headers)
         _, headers, data = self.server.raw(key, target="GetItem")
         self.assertNotIn("content-encoding", headers)
         self.assertIn(b"yyyy", data)
+
+    def encoding_of(self, header_lines):
+        """The Content-Encoding of a big GetItem sent raw with `header_lines`
+        (repeated headers, which http.client cannot send)."""
+        body = json.dumps({"TableName": "edge", "Key": {"pk": {"S": "big"}}}).encode()
+        lines = ["POST / HTTP/1.1", "Host: %s" % LOCALHOST, "Content-Type: application/x-amz-json-1.0",
+                 "X-Amz-Target: DynamoDB_20120810.GetItem", "Content-Length: %d" % len(body),
+                 "Connection: close"]
+        lines += ["%s: %s" % kv for kv in UNVERIFIED_AUTH.items()] + ["%s: %s" % kv for kv in header_lines]
+        with socket.create_connection((LOCALHOST, self.server.port), timeout=30) as s:
+            s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        head = data.partition(b"\r\n\r\n")[0].decode("latin-1")
+        self.assertTrue(head.startswith("HTTP/1.1 200 "), head)
+        found = [line.split(":", 1)[1].strip() for line in head.split("\r\n")
+                 if line.lower().startswith("content-encoding:")]
+        return found[0] if found else None
 
     # ---- Date --------------------------------------------------------------
 
@@ -277,6 +318,42 @@ class ExpiredSignatures(ServerTestCase):
         self.assertEqual(status, 400)
         self.assertRegex(body["message"], r"^Signature not yet current: 20990101T000000Z is still later than "
                                           r"\d{8}T\d{6}Z \(\d{8}T\d{6}Z \+ 15 min\.\)$")
+
+    def test_the_window_is_judged_before_the_body_and_the_key(self):
+        # DynamoDB judges the date first: a body that is not JSON, an unknown
+        # access key or a body over the limit are not what is answered.
+        old = "20130301T000000Z"
+        for key, body, content_type in (("pogi", b"not json", "application/x-amz-json-1.0"),
+                                         ("someone-else", b"{}", "application/x-amz-json-1.0"),
+                                         ("pogi", b"", "application/json")):
+            with self.subTest(key=key, body=body):
+                headers = {"Authorization": "AWS4-HMAC-SHA256 Credential=%s/20130301/us-east-1/dynamodb/"
+                                            "aws4_request, SignedHeaders=host;x-amz-date, Signature=00" % key,
+                           "X-Amz-Date": old}
+                status, resp_headers, data = self.server.raw(body, target="ListTables", headers=headers,
+                                                             content_type=content_type, auth=False)
+                self.assertEqual(status, 400, data)
+                self.assertEqual(resp_headers["content-type"], content_type)
+                self.assertEqual(json.loads(data)["__type"], SERVICE + "InvalidSignatureException")
+                self.assertIn("Signature expired", json.loads(data)["message"])
+
+    def test_answered_without_waiting_for_the_body(self):
+        head = ("POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                "X-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: 20990101T000000Z\r\n"
+                "Authorization: AWS4-HMAC-SHA256 Credential=pogi/20990101/us-east-1/dynamodb/aws4_request, "
+                "SignedHeaders=host;x-amz-date, Signature=00\r\nContent-Length: %d\r\n\r\n"
+                % (LOCALHOST, 32 * 1024 * 1024)).encode()  # announced, never sent (and over 16 MiB)
+        with socket.create_connection((LOCALHOST, self.server.port), timeout=10) as s:
+            s.sendall(head)
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        self.assertTrue(head.startswith(b"HTTP/1.1 400 "), head)
+        self.assertEqual(json.loads(body)["__type"], SERVICE + "InvalidSignatureException")
+        self.assertTrue(json.loads(body)["message"].startswith("Signature not yet current: "), body)
+        status, _, _ = self.server.raw(b"", method="GET", content_type=None, auth=False)
+        self.assertEqual(status, 200)
 
     def test_current_date_reaches_the_signature_check(self):
         status, body = self.signed_at(time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()))

@@ -24,6 +24,12 @@ class OtherRegion(ServerTestCase):
                             aws_access_key_id="pogi", aws_secret_access_key="pogi",
                             config=Config(retries={"max_attempts": 1}))
 
+    def test_health_check_names_the_region(self):
+        # DynamoDB's `GET /`: its regional endpoint, with a trailing space.
+        status, headers, body = self.server.raw(b"", method="GET", content_type=None, auth=False)
+        self.assertEqual((status, body), (200, b"healthy: dynamodb.eu-west-1.amazonaws.com "))
+        self.assertEqual(headers["content-length"], str(len(body)))
+
     def test_signed_for_the_region_is_accepted_and_arns_carry_it(self):
         ddb = self.boto("dynamodb")
         table = ddb.create_table(

@@ -5,6 +5,7 @@ sign with what `pogi env` exports) work unchanged."""
 import datetime
 import json
 import os
+import socket
 import tempfile
 import unittest
 from unittest import mock
@@ -17,7 +18,7 @@ from botocore.config import Config
 from botocore.credentials import Credentials
 from botocore.exceptions import ClientError
 
-from harness import Server, ServerTestCase
+from harness import LOCALHOST, Server, ServerTestCase
 
 KEY, SECRET = "pogi", "pogi"
 
@@ -117,6 +118,53 @@ class CheckedSignatures(ServerTestCase):
         headers["Authorization"] = auth[:-1] + ("0" if last != "0" else "1")
         status, body = self.send(headers)
         self.assertEqual(body["__type"], "com.amazon.coral.service#InvalidSignatureException")
+
+    # ---- what is judged before the signature's window, and what after ------
+
+    def test_the_window_comes_before_the_key_and_the_body(self):
+        # An unknown access key, a body that is not JSON: the date is still what is refused.
+        when = utcnow() - datetime.timedelta(minutes=16)
+        for key, body in (("someone-else", b"{}"), (KEY, b"not json"), (KEY, b"")):
+            with self.subTest(key=key, body=body):
+                headers, _ = signed_request(self.server.endpoint, key=key, when=when)
+                status, answer = self.send(headers, body)
+                self.assertEqual(status, 400, answer)
+                self.assertEqual(answer["__type"], "com.amazon.coral.service#InvalidSignatureException")
+                self.assertIn("Signature expired", answer["message"])
+        headers, _ = signed_request(self.server.endpoint, key="someone-else",
+                                    when=utcnow() + datetime.timedelta(minutes=16))
+        self.assertIn("Signature not yet current", self.send(headers)[1]["message"])
+
+    def raw_bytes(self, data):
+        """Sends `data` on a fresh connection; (status line, body) of the answer."""
+        with socket.create_connection((LOCALHOST, self.server.port), timeout=30) as s:
+            try:
+                s.sendall(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        return head.split(b"\r\n")[0].decode(), body
+
+    def test_a_request_line_over_16_kb_is_400_not_a_signature_error(self):
+        headers, body = signed_request(self.server.endpoint)
+        target = "/?pad=" + "x" * (16 * 1024)
+        lines = ["POST %s HTTP/1.1" % target] + ["%s: %s" % kv for kv in headers.items()]
+        lines += ["Content-Length: %d" % len(body), "Connection: close"]
+        status_line, answer = self.raw_bytes(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        self.assertTrue(status_line.startswith("HTTP/1.1 400 "), status_line)
+        self.assertNotIn(b"InvalidSignatureException", answer)
+        self.assertEqual(answer, b"Bad Request: the request line exceeds 16384 bytes\n")
+
+    def test_headers_over_16_kb_are_400(self):
+        headers, body = signed_request(self.server.endpoint)
+        lines = ["POST / HTTP/1.1"] + ["%s: %s" % kv for kv in headers.items()]
+        lines += ["Content-Length: %d" % len(body), "Connection: close", "X-Pad: " + "p" * (16 * 1024)]
+        status_line, answer = self.raw_bytes(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        self.assertTrue(status_line.startswith("HTTP/1.1 400 "), status_line)
+        self.assertEqual(answer, b"Bad Request: the request headers exceed 16384 bytes\n")
 
     def client_with(self, key, secret):
         return boto3.client("dynamodb", endpoint_url=self.server.endpoint, region_name="us-east-1",

@@ -103,8 +103,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t chunk = data[0] >> 2;
   if (chunk == 0) chunk = size;
   std::string_view rest(reinterpret_cast<const char*>(data + 1), size - 1);
-  // The headers are kept when signatures are checked, as the session does.
-  pogi::gateway::HttpRequestReader reader(check_signatures);
+  // The headers are kept, and the signature's date judged before the body,
+  // when signatures are checked, as the session does.
+  pogi::gateway::HttpRequestReader reader(check_signatures, check_signatures);
   // Up to four pipelined requests on one connection.
   for (int i = 0; i < 4; ++i) {
     if (!pogi::OneRequest(reader, &rest, chunk, check_signatures, require_authorization)) break;

@@ -132,12 +132,77 @@ TEST(EdgeTest, BrokenBodiesAreInternalServerErrors) {
   EXPECT_EQ(s.error().code(), ErrorCode::kInternalServerError);
 }
 
+// DynamoDB's choice of response encoding (behaviours H4), every recorded
+// example and the rules between them. pogi produces gzip and deflate only.
 TEST(EdgeTest, ChosenCompression) {
-  EXPECT_EQ(ChosenCompression("gzip, deflate"), Compression::kGzip);
-  EXPECT_EQ(ChosenCompression("deflate"), Compression::kDeflate);
-  EXPECT_EQ(ChosenCompression("gzip;q=0, deflate"), Compression::kDeflate);
-  EXPECT_EQ(ChosenCompression("identity"), Compression::kNone);
-  EXPECT_EQ(ChosenCompression("br, GZIP;q=0.5"), Compression::kGzip);
+  constexpr Compression kGzip = Compression::kGzip, kDeflate = Compression::kDeflate,
+                        kNone = Compression::kNone;
+  struct Case {
+    std::string_view accept_encoding;
+    Compression want;
+  };
+  const Case kCases[] = {
+      {"", kNone},
+      {"gzip", kGzip},
+      {"deflate", kDeflate},
+      {"gzip, deflate", kGzip},
+      {"deflate, gzip", kDeflate},
+      // Case-insensitive names.
+      {"GZIP", kGzip},
+      {"DeFlAtE", kDeflate},
+      {"br, GZIP;q=0.5", kGzip},
+      // The highest q wins; at a tie, the earliest listed supported encoding.
+      {"gzip;q=0.5, deflate", kDeflate},
+      {"deflate;q=0.4, gzip;q=0.6", kGzip},
+      {"br, identity, deflate, gzip", kDeflate},
+      {"gzip;q=31,deflate;q=51", kGzip},  // both count as 1
+      {"deflate;q=0.5, gzip;q=0.50", kDeflate},
+      // A named encoding beats `*` at equal q.
+      {"*, deflate", kDeflate},
+      {"*;q=0.5, gzip;q=0.5", kGzip},
+      {"*;q=0.5, deflate;q=0.3", kGzip},  // gzip through `*` at 0.5
+      // `*` alone means gzip, unless gzip is named with a lower q.
+      {"*", kGzip},
+      {"*, gzip;q=0.5", kDeflate},
+      {"*, gzip;q=0", kDeflate},
+      {"*;q=0", kNone},
+      {"*;q=0, deflate", kDeflate},
+      // identity, unknown and malformed entries are ignored.
+      {"identity", kNone},
+      {"br", kNone},
+      {"br, compress, x-gzip", kNone},
+      {"\"gzip\"", kNone},
+      {"gzip br", kNone},
+      {"gzip:q=1", kNone},
+      {"\"gzip\", deflate;q=0.1", kDeflate},
+      {"gzip;q=abc", kNone},
+      {"gzip;q=", kNone},
+      {",, ,gzip,", kGzip},
+      // q > 1 counts as 1; q=0, q=0. and a negative q exclude.
+      {"gzip;q=2", kGzip},
+      {"gzip;q=0", kNone},
+      {"gzip;q=0.", kNone},
+      {"gzip;q=0.000", kNone},
+      {"gzip;q=-1", kNone},
+      {"gzip;q=-0.5, deflate;q=0.001", kDeflate},
+      {"gzip;q=0, deflate", kDeflate},
+      {"gzip;q=.5", kGzip},
+      // Only the first q= of an entry counts, found anywhere in its parameters.
+      {"gzip;q= 0;q=1", kNone},
+      {"gzip; q=0;q=1", kNone},
+      {"gzip;nq=0;q=1", kNone},
+      {"gzip;q =0;q=1", kGzip},
+      {"gzip;q=1;q=0", kGzip},
+      {"gzip;level=9", kGzip},
+      {"gzip;Q=0", kNone},
+      // A name repeated with a positive q anywhere is allowed.
+      {"gzip;q=0, gzip;q=1, gzip;q=0", kGzip},
+      {"gzip;q=1, gzip;q=0", kGzip},
+      {"deflate;q=0, deflate", kDeflate},
+  };
+  for (const Case& c : kCases) {
+    EXPECT_EQ(ChosenCompression(c.accept_encoding), c.want) << "Accept-Encoding: " << c.accept_encoding;
+  }
 }
 
 TEST(EdgeTest, HttpDate) {

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "service/core/region.h"
+
 namespace pogi::gateway {
 namespace {
 
@@ -60,9 +62,16 @@ TEST_F(HandleRequestTest, GetIsAHealthCheck) {
   get.host = "localhost:7644";
   ApiResponse r = HandleRequest(*backend_, get);
   EXPECT_EQ(r.status, 200);
-  // DynamoDB names the host the client used.
-  EXPECT_EQ(r.body, "healthy: localhost:7644 ");
+  // DynamoDB names its regional endpoint (trailing space included), not the
+  // host the client used.
+  EXPECT_EQ(r.body, "healthy: dynamodb.us-east-1.amazonaws.com ");
   EXPECT_EQ(r.content_type, "text/plain");
+  service::SetRegion("eu-west-3");
+  get.target = "/?x=1";
+  r = HandleRequest(*backend_, get);
+  service::SetRegion(service::kDefaultRegion);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "healthy: dynamodb.eu-west-3.amazonaws.com ");
 }
 
 TEST_F(HandleRequestTest, DispatchesByTarget) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -117,25 +118,58 @@ TEST(HttpRequestTest, RequestLineAtAndPastItsLimit) {
   }
 }
 
-TEST(HttpRequestTest, HeaderSectionAtAndPastItsLimit) {
-  // "GET / HTTP/1.1" CRLF, one "X-Big: ..." CRLF, the empty line.
-  auto request = [](size_t section) {
-    size_t value = section - 16 - 9 - 2;
-    return "GET / HTTP/1.1\r\nX-Big: " + std::string(value, 'v') + "\r\n\r\n";
+TEST(HttpRequestTest, HeaderFieldsAtAndPastTheirLimit) {
+  // The fields alone count, "Name: value" CRLF each: here "X-Big: ..." and
+  // "X-Two: ..." CRLF, after a long request line (which has its own limit).
+  std::string line = "GET /" + std::string(8000, 'u') + " HTTP/1.1\r\n";
+  auto request = [&](size_t fields) {
+    size_t value = fields - 2 * (5 + 2 + 2) - 100;
+    return line + "X-Big: " + std::string(value, 'v') + "\r\nX-Two: " + std::string(100, 't') + "\r\n\r\n";
   };
-  for (size_t section : {limits::kMaxHeaderBytes, limits::kMaxHeaderBytes + 1}) {
-    HttpRequestReader reader(false);
-    std::string bytes = request(section);
-    ASSERT_EQ(bytes.size(), section);
-    std::string_view rest = bytes;
-    State state = Feed(reader, &rest);
-    if (section == limits::kMaxHeaderBytes) {
-      EXPECT_EQ(state, State::kRequest);
-    } else {
-      ASSERT_EQ(state, State::kRefused);
-      EXPECT_EQ(reader.refusal().body, "Bad Request: the request header section exceeds 65536 bytes\n");
+  for (size_t fields : {limits::kMaxHeaderBytes, limits::kMaxHeaderBytes + 1}) {
+    for (size_t piece : {size_t{999}, size_t{1} << 20}) {
+      HttpRequestReader reader(false);
+      std::string bytes = request(fields);
+      ASSERT_EQ(bytes.size(), line.size() + fields + 2);
+      std::string_view rest = bytes;
+      State state = Feed(reader, &rest, piece);
+      if (fields == limits::kMaxHeaderBytes) {
+        EXPECT_EQ(state, State::kRequest);
+      } else {
+        ASSERT_EQ(state, State::kRefused);
+        EXPECT_EQ(reader.refusal().status, 400);
+        EXPECT_EQ(reader.refusal().body, "Bad Request: the request headers exceed 16384 bytes\n");
+      }
     }
   }
+}
+
+TEST(HttpRequestTest, RequestLineAndHeadersEachAtTheirLimit) {
+  std::string bytes = "POST /" + std::string(limits::kMaxRequestLineBytes - 15, 'a') +
+                      " HTTP/1.1\r\nX-Big: " + std::string(limits::kMaxHeaderBytes - 9, 'v') + "\r\n\r\n";
+  HttpRequestReader reader(false);
+  std::string_view rest = bytes;
+  EXPECT_EQ(Feed(reader, &rest), State::kRequest);
+}
+
+TEST(HttpRequestTest, AHugeHeaderIs400) {
+  std::string bytes = "GET / HTTP/1.1\r\nX-Big: " + std::string(1 << 20, 'v') + "\r\n\r\n";
+  HttpRequestReader reader(false);
+  std::string_view rest = bytes;
+  ASSERT_EQ(Feed(reader, &rest, 4096), State::kRefused);
+  EXPECT_EQ(reader.refusal().status, 400);
+}
+
+TEST(HttpRequestTest, OnlyTheFirstAcceptEncodingCounts) {
+  HttpRequestReader reader(false);
+  std::string_view bytes =
+      "GET / HTTP/1.1\r\nAccept-Encoding: deflate\r\naccept-encoding: gzip\r\n\r\n"
+      "GET / HTTP/1.1\r\nAccept-Encoding:\r\nAccept-Encoding: gzip\r\n\r\n";
+  ASSERT_EQ(Feed(reader, &bytes), State::kRequest);
+  EXPECT_EQ(reader.request().accept_encoding, "deflate");
+  ASSERT_EQ(Feed(reader, &bytes), State::kRequest);
+  EXPECT_TRUE(reader.request().has_accept_encoding);
+  EXPECT_EQ(reader.request().accept_encoding, "");
 }
 
 TEST(HttpRequestTest, ABodyPastTheLimitIs413) {
@@ -146,6 +180,83 @@ TEST(HttpRequestTest, ABodyPastTheLimitIs413) {
   ASSERT_EQ(Feed(reader, &rest), State::kRefused);
   EXPECT_EQ(reader.refusal().status, 413);
   EXPECT_EQ(reader.refusal().error_type, "RequestEntityTooLargeException");
+}
+
+TEST(HttpRequestTest, AChunkedBodyPastTheLimitIs413) {
+  HttpRequestReader reader(false);
+  std::string big(limits::kMaxBodyBytes + 1, ' ');
+  char size[32];
+  snprintf(size, sizeof size, "%zx\r\n", big.size());
+  std::string bytes =
+      "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + std::string(size) + big + "\r\n0\r\n\r\n";
+  std::string_view rest = bytes;
+  ASSERT_EQ(Feed(reader, &rest, 1 << 16), State::kRefused);
+  EXPECT_EQ(reader.refusal().status, 413);
+}
+
+// A signed request whose X-Amz-Date is out of the window, refused with its
+// headers only (behaviours H1): `head` + `content_length` announced, no body.
+std::string SignedHead(std::string_view amz_date, std::string_view credential_key = "pogi",
+                       std::string_view method = "POST", std::string_view target = "/") {
+  return std::string(method) + " " + std::string(target) +
+         " HTTP/1.1\r\nHost: localhost\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+         "Content-Type: application/json\r\nX-Amz-Date: " +
+         std::string(amz_date) +
+         "\r\nAuthorization: AWS4-HMAC-SHA256 Credential=" + std::string(credential_key) +
+         "/20130301/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=00\r\n"
+         "Content-Length: 99999999\r\n\r\n";
+}
+
+TEST(HttpRequestTest, ASignatureDateOutOfTheWindowIsRefusedBeforeTheBody) {
+  for (std::string_view date : {"20130301T000000Z", "20990101T000000Z"}) {
+    HttpRequestReader reader(true, true);
+    std::string bytes = SignedHead(date, "someone-unknown");  // before the body, the key and the size
+    std::string_view rest = bytes;
+    ASSERT_EQ(Feed(reader, &rest), State::kRefused) << date;
+    const ApiResponse& r = reader.refusal();
+    EXPECT_EQ(r.status, 400);
+    EXPECT_EQ(r.error_type, "InvalidSignatureException");
+    EXPECT_EQ(r.content_type, "application/json");
+    EXPECT_NE(r.body.find(date.starts_with("2013") ? "Signature expired" : "Signature not yet current"),
+              std::string::npos)
+        << r.body;
+  }
+  // Without --check-signatures, or not a signed API call: the date is not
+  // judged here, and the announced size is.
+  for (auto [check, bytes] :
+       {std::pair{false, SignedHead("20130301T000000Z")},
+        std::pair{true, SignedHead("20130301T000000Z", "pogi", "GET")},
+        std::pair{true, SignedHead("20130301T000000Z", "pogi", "POST", "/_pogi/api/x")}}) {
+    HttpRequestReader reader(true, check);
+    std::string_view rest = bytes;
+    ASSERT_EQ(Feed(reader, &rest), State::kRefused);
+    EXPECT_EQ(reader.refusal().status, 413);
+  }
+}
+
+TEST(HttpRequestTest, SignatureDateRefusal) {
+  constexpr int64_t kNow = 1370772015;  // 2013-06-09T10:00:15Z
+  HttpRequest r;
+  r.method = "POST";
+  r.target = "/";
+  r.has_authorization = true;
+  r.authorization =
+      "AWS4-HMAC-SHA256 Credential=pogi/20130609/us-east-1/dynamodb/aws4_request, "
+      "SignedHeaders=host;x-amz-date, Signature=00";
+  r.has_date = true;
+  r.amz_date = "20130609T094515Z";  // 15 minutes before: inside
+  EXPECT_FALSE(SignatureDateRefusal(r, kNow));
+  r.amz_date = "20130609T094514Z";
+  std::optional<Error> e = SignatureDateRefusal(r, kNow);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), ErrorCode::kInvalidSignature);
+  EXPECT_TRUE(e->message().starts_with("Signature expired: ")) << e->message();
+  r.amz_date = "20130609T101516Z";
+  ASSERT_TRUE(e = SignatureDateRefusal(r, kNow));
+  EXPECT_TRUE(e->message().starts_with("Signature not yet current: ")) << e->message();
+  // A malformed Authorization header is left to HandleRequest.
+  r.authorization = "AWS4-HMAC-SHA256 Credential=pogi/20130609/us-east-1/dynamodb/aws4_request";
+  EXPECT_FALSE(SignatureDateRefusal(r, kNow));
 }
 
 TEST(HttpRequestTest, ChunkedBody) {

@@ -42,6 +42,7 @@ int Start(const std::vector<std::string>& args) {
                "max-connections",
                "idle-timeout",
                "region",
+               "account-id",
                "storage",
                "pg-schema",
                "s3-dir",
@@ -66,6 +67,10 @@ int Start(const std::vector<std::string>& args) {
     if (!service::IsRegionName(*r))
       return Refuse("invalid --region " + *r + " (an AWS region name, for example eu-west-1)");
     service::SetRegion(*r);
+  }
+  if (auto a = flags.Get("account-id")) {
+    if (!service::IsAccountId(*a)) return Refuse("invalid --account-id " + *a + " (12 digits)");
+    service::SetAccountId(*a);
   }
   service::SetStrictRegions(flags.Has("strict-regions"));
   storage::Options options;
@@ -93,7 +98,8 @@ int Start(const std::vector<std::string>& args) {
   s3.secret_access_key = flags.Get("s3-secret-access-key").value_or("pogi");
   s3.region = flags.Get("s3-region").value_or(service::Region());
   s3.path_style = flags.Has("s3-path-style");
-  if (!s3.endpoint.empty() && flags.Get("s3-dir")) return Refuse("--s3-dir and --s3-endpoint exclude each other");
+  if (!s3.endpoint.empty() && flags.Get("s3-dir"))
+    return Refuse("--s3-dir and --s3-endpoint exclude each other");
   auto object_store = outbound::OpenObjectStore(s3);
   if (!object_store.ok()) return Refuse("invalid S3 settings: " + object_store.error().message());
 

@@ -257,7 +257,7 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     auto* sse = d.mutable_sse_description();
     sse->set_status("ENABLED");
     sse->set_sse_type("KMS");
-    sse->set_kms_master_key_arn("arn:aws:kms:" + NewTableRegion() + ":" + std::string(kAccountId) + ":key/" +
+    sse->set_kms_master_key_arn("arn:aws:kms:" + NewTableRegion() + ":" + AccountId() + ":key/" +
                                 NewTableId());
   }
   for (const auto& g : req.global_secondary_indexes()) {

@@ -112,7 +112,7 @@ Result<v1::ImportTableResponse> Engine::ImportTable(const v1::ImportTableRequest
   // Where DynamoDB logs the import's errors; pogi keeps them with the
   // import instead (docs/operations.md, "Imports from S3").
   imp.set_cloud_watch_log_group_arn("arn:aws:logs:" + std::string(RegionOfArn(d.table_arn())) + ":" +
-                                    std::string(kAccountId) + ":log-group:/aws-dynamodb/imports:*");
+                                    AccountId() + ":log-group:/aws-dynamodb/imports:*");
   imp.set_input_format(req.input_format());
   if (req.has_input_format_options()) *imp.mutable_input_format_options() = req.input_format_options();
   imp.set_input_compression_type(req.has_input_compression_type() ? req.input_compression_type() : "NONE");

@@ -1,4 +1,5 @@
-// The home region, the request's region, and the shape of a region name.
+// The home region, the request's region, the shape of a region name, and
+// the account id.
 #include "service/core/region.h"
 
 #include <atomic>
@@ -11,6 +12,11 @@ namespace {
 std::string& TheRegion() {
   static std::string region(kDefaultRegion);
   return region;
+}
+
+std::string& TheAccountId() {
+  static std::string id(kDefaultAccountId);
+  return id;
 }
 
 bool strict_regions = false;
@@ -61,6 +67,14 @@ bool IsRegionName(std::string_view name) {
 }
 
 const std::string& Region() { return TheRegion(); }
+
+const std::string& AccountId() { return TheAccountId(); }
+
+bool IsAccountId(std::string_view id) {
+  return id.size() == 12 && id.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+void SetAccountId(std::string_view id) { TheAccountId().assign(id); }
 
 void SetRegion(std::string_view name) { TheRegion().assign(name); }
 

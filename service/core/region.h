@@ -1,4 +1,4 @@
-// Regions. pogi answers as one home region (`pogi start --region`,
+// Regions, and the account pogi answers as. pogi answers as one home region (`pogi start --region`,
 // us-east-1 by default): in the ARNs of the tables it makes, in stream
 // records, in the SigV4 credential scope --check-signatures accepts. A
 // request's own region is its credential scope's (RequestRegion): by default
@@ -26,6 +26,16 @@ const std::string& Region();
 // Sets the home region (REQUIRES: IsRegionName(name)). Called once at start,
 // before anything serves: Region() is read by every thread without a lock.
 void SetRegion(std::string_view name);
+
+// The account id in every ARN pogi makes and accepts as its own
+// (`pogi start --account-id`; 000000000000 by default, as DynamoDB Local's).
+inline constexpr std::string_view kDefaultAccountId = "000000000000";
+const std::string& AccountId();
+// Whether `id` is an AWS account id: 12 digits.
+bool IsAccountId(std::string_view id);
+// Sets the account id (REQUIRES: IsAccountId(id)). Called once at start,
+// before anything serves, as SetRegion.
+void SetAccountId(std::string_view id);
 
 // --strict-regions: each region its own tables. Set once at start.
 bool StrictRegions();

@@ -19,7 +19,7 @@ std::string TableArnOf(std::string_view table_name, std::string_view region) {
   std::string arn = "arn:aws:dynamodb:";
   arn.append(region.empty() ? std::string_view(NewTableRegion()) : region)
       .append(":")
-      .append(kAccountId)
+      .append(AccountId())
       .append(":table/")
       .append(table_name);
   return arn;
@@ -59,7 +59,7 @@ Result<std::string> ResolveTableName(const std::string& name_or_arn) {
     return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + name_or_arn);
   // An ARN of any region names its table there (Catalog::FindNamed decides
   // whether the request's region sees it).
-  if (parts[1] != "aws" || !IsRegionName(parts[3]) || parts[4] != kAccountId) return name_or_arn;
+  if (parts[1] != "aws" || !IsRegionName(parts[3]) || parts[4] != AccountId()) return name_or_arn;
   return std::string(name);
 }
 
@@ -143,7 +143,7 @@ Status CheckArnForm(const std::string* arn, std::string_view op) {
   int colons = 0;
   for (size_t i = 0; i < arn->size() && i < slash; ++i) colons += (*arn)[i] == ':';
   if (slash == std::string::npos || colons < 5 || slash + 1 >= arn->size()) {
-    return Error(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + std::string(kAccountId) +
+    return Error(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + AccountId() +
                                                ":user/pogi is not authorized to perform: dynamodb:" +
                                                std::string(op) + " on resource: " + *arn);
   }

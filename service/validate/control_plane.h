@@ -14,13 +14,11 @@
 
 namespace pogi::service {
 
-inline constexpr std::string_view kAccountId = "000000000000";
-
 // The region a new table is made in: the home one, or under
 // --strict-regions the request's (service/core/region.h).
 const std::string& NewTableRegion();
 
-// "arn:aws:dynamodb:REGION:000000000000:table/NAME", REGION `region` or
+// "arn:aws:dynamodb:REGION:ACCOUNT:table/NAME" (ACCOUNT: AccountId()), REGION `region` or
 // (empty) NewTableRegion().
 std::string TableArnOf(std::string_view table_name, std::string_view region = {});
 

@@ -1,11 +1,12 @@
 """A table ARN in place of a table name, wherever DynamoDB takes one: table
 operations, item operations, batches (answers keyed as the client sent them),
 transactions, TTL, backups and PITR; ARNs of another region or account name
-no table, and ARNs of something else than a table are refused."""
+no table, and ARNs of something else than a table are refused; --account-id
+puts another account in every ARN and makes it the one that names tables."""
 
 import unittest
 
-from harness import ServerTestCase
+from harness import ServerTestCase, run_pogi
 
 ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/"
 
@@ -147,6 +148,33 @@ class TableArnTest(ServerTestCase):
         self.assertClientError(self.ddb.describe_table, "ValidationException",
                                message_contains="Member must satisfy regular expression pattern",
                                TableName="not:an/arn")
+
+
+class AccountIdTest(ServerTestCase):
+    SERVER_ARGS = {"extra_args": ["--account-id", "123456789012"]}
+
+    def test_every_arn_names_the_account_and_only_it_names_tables(self):
+        name = self.create_table(range_key=("sk", "N"))
+        arn = "arn:aws:dynamodb:us-east-1:123456789012:table/" + name
+        self.assertEqual(self.ddb.describe_table(TableName=arn)["Table"]["TableArn"], arn)
+        self.ddb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True,
+                                                                   "StreamViewType": "KEYS_ONLY"})
+        d = self.ddb.describe_table(TableName=name)["Table"]
+        self.assertTrue(d["LatestStreamArn"].startswith(arn + "/stream/"), d["LatestStreamArn"])
+        backup = self.ddb.create_backup(TableName=arn, BackupName="bak")["BackupDetails"]["BackupArn"]
+        self.assertTrue(backup.startswith(arn + "/backup/"), backup)
+        self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k", "Value": "v"}])
+        self.assertEqual(self.ddb.list_tags_of_resource(ResourceArn=arn)["Tags"], [{"Key": "k", "Value": "v"}])
+        # DynamoDB Local's account is another account here.
+        other = "arn:aws:dynamodb:us-east-1:000000000000:table/" + name
+        self.assertClientError(self.ddb.describe_table, "ResourceNotFoundException",
+                               "Requested resource not found: Table: %s not found" % other, TableName=other)
+
+    def test_an_account_id_is_twelve_digits(self):
+        for bad in ("12345678901", "1234567890123", "12345678901x"):
+            cp = run_pogi("start", "--in-memory", "--port", "1", "--account-id", bad)
+            self.assertNotEqual(cp.returncode, 0)
+            self.assertIn("invalid --account-id " + bad, cp.stderr)
 
 
 if __name__ == "__main__":

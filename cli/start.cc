@@ -174,6 +174,9 @@ int Start(const std::vector<std::string>& args) {
   (*engine)->set_stream_shard_seconds(shard_hours * 3600);
   (*engine)->set_transient_delays(delays);
   (*engine)->vector_cache().set_budget(vector_cache);
+  // Metrics count from the start, so that what a test suite did is all
+  // there when someone asks afterwards (/_pogi/metrics, pogi top).
+  (*engine)->metrics();
 
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
   gateway::LocalBackend backend(**engine);

@@ -38,8 +38,21 @@ void Metrics::Start(RequestObservers& observers, double now) {
 
 void Metrics::Record(const RequestRecord& r) {
   size_t bucket = std::lower_bound(kBoundsUs.begin(), kBoundsUs.end(), r.latency_us) - kBoundsUs.begin();
+  // The series this thread recorded last, if the same: most calls repeat
+  // the operation and table of the one before, and a series, once made,
+  // stays where it is (series_ is never erased from).
+  // (Keyed by the Metrics' id, not its address: another one may be made
+  // where a destroyed one was.)
+  thread_local uint64_t last_owner = 0;
+  thread_local Key last_key;
+  thread_local Series* last = nullptr;
   std::lock_guard lock(mu_);
-  Series& s = series_[Key(std::string(r.operation), std::string(r.table))];
+  if (last_owner != id_ || last_key.first != r.operation || last_key.second != r.table) {
+    last_key = Key(std::string(r.operation), std::string(r.table));
+    last = &series_[last_key];
+    last_owner = id_;
+  }
+  Series& s = *last;
   ++s.calls;
   if (!r.error_type.empty()) ++s.errors[std::string(r.error_type)];
   ++s.latency[bucket];

@@ -1,7 +1,8 @@
 // Metrics: per (operation, table) counts of calls, errors by type, a latency
 // histogram and bytes, gathered from the RequestRecords both doors publish.
-// Collection starts on the first ask (GetMetrics, a Prometheus scrape), so
-// that a pogi nobody watches registers no observer and pays nothing.
+// `pogi start` starts collection at once, so that everything a test suite
+// did is counted when someone asks afterwards; an engine nobody starts it
+// for (tests, tools) collects from the first ask (GetMetrics, a scrape).
 #pragma once
 
 #include <array>
@@ -44,6 +45,8 @@ class Metrics {
   std::string PrometheusText() const;
 
  private:
+  static inline std::atomic<uint64_t> next_id_{1};
+  const uint64_t id_ = next_id_.fetch_add(1);  // this Metrics, unlike any other of the process
   mutable std::mutex mu_;
   std::map<Key, Series> series_;
   std::atomic<bool> started_{false};

@@ -266,7 +266,8 @@ class Engine {
                                          const google::protobuf::Message& request) {
     return faults_.Check(catalog_, door, operation, request);
   }
-  // Per-operation metrics, collected from the first time someone asks.
+  // Per-operation metrics, collected from the first time this is called (pogi
+  // start calls it at once).
   Metrics& metrics() {
     metrics_.Start(request_observers_, clock_->Now());
     return metrics_;

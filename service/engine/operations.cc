@@ -92,13 +92,42 @@ const std::array kOperations = {
     POGI_OP(SearchVectors),
 };
 
+// The table name of `request` when it is a `Req` (its type `type`).
+template <typename Req>
+bool TableNameIf(const google::protobuf::Descriptor* type, const Message& request, std::string* name) {
+  if (type != Req::descriptor()) return false;
+  *name = static_cast<const Req&>(request).table_name();
+  return true;
+}
+
 }  // namespace
 
 std::string TableNameOf(const Message& request) {
-  const auto* field = request.GetDescriptor()->FindFieldByName("table_name");
-  if (!field || field->type() != google::protobuf::FieldDescriptor::TYPE_STRING || field->is_repeated())
-    return "";
-  return request.GetReflection()->GetString(request, field);
+  // Metrics ask this of every request: the item operations read their
+  // member directly (reflection costs ~400 instructions a call), the others
+  // through the field of the message type asked last on this thread (a
+  // descriptor look-up by name costs ~700 more).
+  const google::protobuf::Descriptor* type = request.GetDescriptor();
+  std::string name;
+  if (TableNameIf<v1::GetItemRequest>(type, request, &name) ||
+      TableNameIf<v1::PutItemRequest>(type, request, &name) ||
+      TableNameIf<v1::UpdateItemRequest>(type, request, &name) ||
+      TableNameIf<v1::DeleteItemRequest>(type, request, &name) ||
+      TableNameIf<v1::QueryRequest>(type, request, &name) ||
+      TableNameIf<v1::ScanRequest>(type, request, &name)) {
+    return name;
+  }
+  thread_local const google::protobuf::Descriptor* last_type = nullptr;
+  thread_local const google::protobuf::FieldDescriptor* last_field = nullptr;
+  if (type != last_type) {
+    last_type = type;
+    last_field = last_type->FindFieldByName("table_name");
+    if (last_field &&
+        (last_field->type() != google::protobuf::FieldDescriptor::TYPE_STRING || last_field->is_repeated())) {
+      last_field = nullptr;
+    }
+  }
+  return last_field ? request.GetReflection()->GetString(request, last_field) : std::string();
 }
 
 const Operation* FindOperation(std::string_view name) { return FindOperation(Api::kDynamoDB, name); }

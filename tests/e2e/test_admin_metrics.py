@@ -1,6 +1,8 @@
 """GetMetrics, TailRequests, GET /_pogi/metrics (Prometheus text), `pogi tail`
 and `pogi top`. They build on the RequestRecords both doors publish; until a
-door publishes them, the tests that need records skip with that reason."""
+door publishes them, the tests that need records skip with that reason.
+Metrics count from pogi's start: a suite's calls are all there when someone
+first asks afterwards."""
 
 import grpc_client  # noqa: F401  (first: it finds grpcio, see there)
 import json
@@ -13,7 +15,7 @@ import grpc
 
 import grpc_client
 from grpc_client import apb
-from harness import ServerTestCase, direct_only, pogi_bin
+from harness import Server, ServerTestCase, direct_only, pogi_bin
 
 
 @direct_only("metrics and /_pogi/metrics count the engine's own doors")
@@ -57,6 +59,23 @@ class Metrics(ServerTestCase):
         cp = self.server.admin("top", "--iterations", "1")
         self.assertEqual(cp.returncode, 0, cp.stderr)
         self.assertIn("OPERATION", cp.stdout)
+
+    def test_counted_from_the_start_not_from_the_first_ask(self):
+        # The class's server was asked already: a fresh one, asked only after.
+        with Server() as server:
+            ddb = server.client()
+            ddb.create_table(TableName="met-early", BillingMode="PAY_PER_REQUEST",
+                             AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+            for i in range(4):
+                ddb.put_item(TableName="met-early", Item={"pk": {"S": str(i)}})
+            _, _, body = server.raw(b"", method="GET", path="/_pogi/metrics", target=None, content_type=None)
+            text = body.decode()
+            self.assertIn('pogi_requests_total{operation="PutItem",table="met-early"} 4', text)
+            self.assertIn('pogi_requests_total{operation="CreateTable",table="met-early"} 1', text)
+            cp = server.admin("top", "--iterations", "1")
+            self.assertEqual(cp.returncode, 0, cp.stderr)
+            self.assertRegex(cp.stdout, r"PutItem +met-early +4 ")
 
     def test_counts_errors_and_prometheus(self):
         self.need_records()

@@ -36,9 +36,6 @@ std::string RenderKeySchema(const google::protobuf::RepeatedPtrField<v1::KeySche
   return s + "]";
 }
 
-// DynamoDB's upper bound on provisioned capacity units.
-constexpr int64_t kMaxCapacityUnits = 1000000000000;
-
 }  // namespace
 
 // The member constraints, reported together as DynamoDB does.
@@ -155,14 +152,7 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
     if (defined.size() < static_cast<size_t>(ks.size())) {
       return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
     }
-    std::string keys, defs;
-    for (const auto& key : ks) {
-      if (!defined.count(key.attribute_name())) keys += (keys.empty() ? "" : ", ") + key.attribute_name();
-    }
-    for (const auto& a : req.attribute_definitions()) defs += (defs.empty() ? "" : ", ") + a.attribute_name();
-    return Error::InvalidParameter(
-        "Some index key attributes are not defined in AttributeDefinitions. Keys: [" + keys +
-        "], AttributeDefinitions: [" + defs + "]");
+    return CheckKeysDefined(ks, req.attribute_definitions());
   }
   POGI_RETURN_IF_ERROR(CheckIndexes(req));
   std::set<std::string> index_names;
@@ -203,16 +193,8 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
         "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
         "PAY_PER_REQUEST");
   }
-  if (req.has_provisioned_throughput()) {
-    const auto& p = req.provisioned_throughput();
-    for (auto [value, name] : {std::pair{p.read_capacity_units(), "ReadCapacityUnits"},
-                               std::pair{p.write_capacity_units(), "WriteCapacityUnits"}}) {
-      if (value > kMaxCapacityUnits) {
-        return Error::Validation("Given value " + std::to_string(value) + " for " + name +
-                                 " is out of bounds");
-      }
-    }
-  }
+  if (req.has_provisioned_throughput())
+    POGI_RETURN_IF_ERROR(CheckCapacityBounds(req.provisioned_throughput()));
   if (!on_demand && !req.has_provisioned_throughput()) {
     if (req.has_billing_mode()) {
       return Error::InvalidParameter(
@@ -320,6 +302,7 @@ Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& r
 }
 
 Result<v1::CreateTableResponse> Engine::CreateTable(const v1::CreateTableRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckTableNamePresent(req.has_table_name()));
   if (req.table_name().starts_with("arn:")) {
     // DynamoDB's model takes the new table's ARN here too. An ARN of
     // another account or region stays as it is, and fails the name rules.

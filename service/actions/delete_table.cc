@@ -12,6 +12,7 @@
 namespace pogi::service {
 
 Result<v1::DeleteTableResponse> Engine::DeleteTable(const v1::DeleteTableRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckTableNamePresent(req.has_table_name()));
   Constraints c;
   CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());

@@ -6,6 +6,7 @@
 namespace pogi::service {
 
 Result<v1::DescribeTableResponse> Engine::DescribeTable(const v1::DescribeTableRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckTableNamePresent(req.has_table_name()));
   Constraints c;
   CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());

@@ -12,7 +12,7 @@ namespace pogi::service {
 
 Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   Constraints c;
-  CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
+  CheckItemTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
   c.Required(req.has_key(), "key");
   c.AttributeNames(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr, "attributesToGet");
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),

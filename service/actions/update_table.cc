@@ -6,6 +6,7 @@
 
 #include "service/engine/engine.h"
 #include "service/streams/stream_settings.h"
+#include "service/validate/control_plane.h"
 #include "service/validate/index_schema.h"
 #include "service/validate/item_request.h"
 #include "service/validate/item_validation.h"
@@ -19,6 +20,7 @@ namespace pogi::service {
 namespace {
 
 Status CheckMembers(const v1::UpdateTableRequest& req) {
+  POGI_RETURN_IF_ERROR(CheckTableNamePresent(req.has_table_name()));
   Constraints c;
   CheckTableNameOrArn(c, req.has_table_name() ? &req.table_name() : nullptr);
   for (int i = 0; i < req.attribute_definitions_size(); ++i) {
@@ -91,6 +93,26 @@ Status Backfill(storage::WriteTxn& txn, const Table& table, const Index& index) 
   }));
   if (failure) return *failure;
   return Status::Ok();
+}
+
+// The KeyType `attribute` has in the table's or an index's key schema
+// (`fallback` when it is in none).
+std::string KeyTypeOf(const v1::TableDescription& d, const std::string& attribute,
+                      const std::string& fallback) {
+  auto find = [&](const auto& ks) -> const std::string* {
+    for (const auto& k : ks) {
+      if (k.attribute_name() == attribute) return &k.key_type();
+    }
+    return nullptr;
+  };
+  if (auto* t = find(d.key_schema())) return *t;
+  for (const auto& g : d.global_secondary_indexes()) {
+    if (auto* t = find(g.key_schema())) return *t;
+  }
+  for (const auto& l : d.local_secondary_indexes()) {
+    if (auto* t = find(l.key_schema())) return *t;
+  }
+  return fallback;
 }
 
 constexpr std::string_view kInUse = "Attempt to change a resource which is still in use: ";
@@ -234,11 +256,19 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         "simultaneously per table");
   }
 
-  POGI_ASSIGN_OR_RETURN(auto seen, FindTableInAnyState(req.table_name()));
+  // Out-of-bounds capacity is refused before the table is looked up.
+  if (req.has_provisioned_throughput())
+    POGI_RETURN_IF_ERROR(CheckCapacityBounds(req.provisioned_throughput()));
+  auto seen = FindTableInAnyState(req.table_name());
+  if (!seen.ok()) {
+    if (seen.error().code() != ErrorCode::kResourceNotFound) return std::move(seen).error();
+    // UpdateTable names the table (2020 record); the item operations do not.
+    return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() + " not found");
+  }
   v1::UpdateTableResponse resp;
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
     resp.Clear();  // a write run again starts from nothing
-    POGI_ASSIGN_OR_RETURN(auto table, CurrentTable(catalog_, *seen));
+    POGI_ASSIGN_OR_RETURN(auto table, CurrentTable(catalog_, **seen));
     POGI_RETURN_IF_ERROR(CheckAdmitted(req, table->description));
     const double now = clock_->Now();
     v1::TableDescription d = table->description;
@@ -271,6 +301,26 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
           "specified when BillingMode is PAY_PER_REQUEST");
     }
     if (req.has_provisioned_throughput()) {
+      // PROVISIONED staying PROVISIONED at the very same capacity: today's
+      // DynamoDB refuses it; the text is the 2020 record's (today's is not on
+      // record).
+      const auto& now_pt = table->description.provisioned_throughput();
+      const auto& want = req.provisioned_throughput();
+      bool was_provisioned = table->description.billing_mode_summary().billing_mode() != "PAY_PER_REQUEST";
+      if (was_provisioned && !on_demand && want.read_capacity_units() == now_pt.read_capacity_units() &&
+          want.write_capacity_units() == now_pt.write_capacity_units()) {
+        std::string r = std::to_string(want.read_capacity_units());
+        std::string w = std::to_string(want.write_capacity_units());
+        return Error::Validation(
+            "The provisioned throughput for the table will not change. The requested value equals the "
+            "current "
+            "value. Current ReadCapacityUnits provisioned for the table: " +
+            r + ". Requested ReadCapacityUnits: " + r +
+            ". Current WriteCapacityUnits provisioned for the table: " + w +
+            ". Requested WriteCapacityUnits: " + w +
+            ". Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher "
+            "limits.");
+      }
       d.mutable_provisioned_throughput()->set_read_capacity_units(
           req.provisioned_throughput().read_capacity_units());
       d.mutable_provisioned_throughput()->set_write_capacity_units(
@@ -307,11 +357,18 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
           for (const auto& existing : d.attribute_definitions()) {
             if (existing.attribute_name() != def.attribute_name()) continue;
             known = true;
-            // A key attribute keeps its type. DynamoDB's text for this
-            // case is not on record.
+            // A key attribute keeps its type; DynamoDB's text (recorded
+            // line-wrapped, so its exact spacing is unverified).
             if (existing.attribute_type() != def.attribute_type()) {
-              return Error::InvalidParameter("Cannot change the type of attribute " + def.attribute_name() +
-                                             " while it is used as a key");
+              auto element = [&](const std::string& type, const std::string& key_type) {
+                return "Schema:[SchemaElement: key{" + def.attribute_name() + ":" + type + ":" + key_type +
+                       "}]";
+              };
+              return Error::InvalidParameter(
+                  "Attributes cannot be redefined. Please check that your attribute has the same type as "
+                  "previously defined. Existing schema: " +
+                  element(existing.attribute_type(), KeyTypeOf(d, def.attribute_name(), k.key_type())) +
+                  " New schema: " + element(def.attribute_type(), k.key_type()));
             }
           }
           if (!known) *d.add_attribute_definitions() = def;
@@ -391,6 +448,12 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         for (auto& g : *d.mutable_global_secondary_indexes()) {
           if (g.index_name() != up.index_name()) continue;
           found = true;
+          // An index's capacity out of bounds: DynamoDB's 2020 answer.
+          if (up.has_provisioned_throughput() && !CheckCapacityBounds(up.provisioned_throughput()).ok()) {
+            return Error::Validation(
+                "This operation cannot be performed with given input values. Please contact DynamoDB "
+                "service team for more info: Action Blocked: IndexUpdate");
+          }
           updated_throughput.push_back(g.index_name());
           if (up.has_provisioned_throughput()) {
             g.mutable_provisioned_throughput()->set_read_capacity_units(

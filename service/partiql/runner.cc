@@ -280,8 +280,8 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Select(const Statement& st, 
   if (WantsCapacity(options.capacity_mode)) {
     double units = ReadUnits(bytes, options.consistent_read);
     if (index) {
-      FillConsumed(options.capacity_mode, table->description.table_name(), std::nullopt,
-                   {{index->name, index->global, units}}, resp.mutable_consumed_capacity());
+      FillIndexReadConsumed(options.capacity_mode, table->description.table_name(),
+                            {index->name, index->global, units}, 0, resp.mutable_consumed_capacity());
     } else {
       FillConsumed(options.capacity_mode, table->description.table_name(), units,
                    resp.mutable_consumed_capacity());

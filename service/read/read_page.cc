@@ -109,6 +109,7 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
         auto full = ReadItem(txn, *req.table, key);
         if (!full.ok()) return fail(full.error());
         if (*full) {
+          page.table_bytes_read += value::ItemSize(**full);
           item = std::move(**full);
           fetched = true;
         }

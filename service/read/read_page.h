@@ -35,6 +35,7 @@ struct Page {
   int64_t count = 0;
   int64_t scanned_count = 0;
   int64_t bytes_read = 0;
+  int64_t table_bytes_read = 0;  // of items an LSI read fetched from the table
   std::optional<value::AttributeMap> last_evaluated_key;
 };
 

@@ -11,15 +11,16 @@ namespace pogi::service {
 void CheckReadMembers(Constraints& c, const std::string* table_name, const std::string* index_name,
                       const std::string* select, std::optional<int64_t> limit, const std::string* consumed,
                       const std::string* conditional_operator) {
-  CheckTableNameOrArn(c, table_name);
+  CheckItemTableName(c, table_name);
   if (index_name) {
     c.NamePattern(index_name, "indexName");
     c.Length(index_name, 3, 255, "indexName");
   }
-  c.OneOf(select, {"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"}, "select");
+  // DynamoDB lists the enumeration in this order.
+  c.OneOf(select, {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"}, "select");
   c.AtLeast(limit, 1, "limit");
   CheckReturnOptions(c, consumed, nullptr);
-  c.OneOf(conditional_operator, {"AND", "OR"}, "conditionalOperator");
+  CheckConditionalOperator(c, conditional_operator);
 }
 
 Result<const Index*> FindIndexOf(const Table& table, const std::string* index_name, bool consistent_read) {

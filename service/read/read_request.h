@@ -82,8 +82,9 @@ void FillResponse(Page page, const std::string& table_name, const Index* index, 
   if (WantsCapacity(capacity_mode)) {
     double units = ReadUnits(page.bytes_read, consistent);
     if (index) {
-      FillConsumed(capacity_mode, table_name, std::nullopt, {{index->name, index->global, units}},
-                   resp->mutable_consumed_capacity());
+      double table_units = page.table_bytes_read > 0 ? ReadUnits(page.table_bytes_read, consistent) : 0;
+      FillIndexReadConsumed(capacity_mode, table_name, {index->name, index->global, units}, table_units,
+                            resp->mutable_consumed_capacity());
     } else {
       FillConsumed(capacity_mode, table_name, units, resp->mutable_consumed_capacity());
     }

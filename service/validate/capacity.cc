@@ -40,4 +40,9 @@ void FillConsumed(const std::string& mode, const std::string& table, std::option
   }
 }
 
+void FillIndexReadConsumed(const std::string& mode, const std::string& table, const IndexCapacity& index,
+                           double table_units, v1::ConsumedCapacity* out) {
+  FillConsumed(mode, table, table_units, {index}, out);
+}
+
 }  // namespace pogi::service

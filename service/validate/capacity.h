@@ -38,4 +38,10 @@ inline constexpr int64_t kMinVectorRequestBytes = 1024;
 void FillConsumed(const std::string& mode, const std::string& table, std::optional<double> table_units,
                   const std::vector<IndexCapacity>& indexes, v1::ConsumedCapacity* out);
 
+// A read from a secondary index: `index.units` under the index and
+// `table_units` under Table, which INDEXES always shows (0 unless a local
+// index fetched items from the table, charged on their summed size).
+void FillIndexReadConsumed(const std::string& mode, const std::string& table, const IndexCapacity& index,
+                           double table_units, v1::ConsumedCapacity* out);
+
 }  // namespace pogi::service

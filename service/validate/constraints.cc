@@ -138,4 +138,30 @@ void CheckTableNameOrArn(Constraints& c, const std::string* name, std::string_vi
   CheckTableName(c, name, path);
 }
 
+void CheckItemTableName(Constraints& c, const std::string* name, std::string_view path) {
+  if (name && name->starts_with("arn:")) {
+    c.Length(name, 1, 1024, path);
+    return;
+  }
+  c.Required(name != nullptr, path);
+  // Today's answer for '' (one error, minimum 1); 2020's was the pattern
+  // error and "greater than or equal to 3".
+  if (name && name->empty()) {
+    c.Length(name, 1, 255, path);
+    return;
+  }
+  c.NamePattern(name, path);
+  c.Length(name, 1, 255, path);
+}
+
+Status CheckCapacityBounds(const v1::ProvisionedThroughput& p) {
+  for (auto [value, name] : {std::pair{p.read_capacity_units(), "ReadCapacityUnits"},
+                             std::pair{p.write_capacity_units(), "WriteCapacityUnits"}}) {
+    if (value > kMaxCapacityUnits) {
+      return Error::Validation("Given value " + std::to_string(value) + " for " + name + " is out of bounds");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace pogi::service

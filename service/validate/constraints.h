@@ -70,5 +70,18 @@ void CheckTableName(Constraints& c, const std::string* name, std::string_view pa
 // shape): an ARN is only held to 1-1024 characters here, and is checked
 // when resolved (ResolveTableName); anything else is a table name.
 void CheckTableNameOrArn(Constraints& c, const std::string* name, std::string_view path = "tableName");
+// The table name of an item operation (GetItem, PutItem, UpdateItem,
+// DeleteItem, Query, Scan), which today's DynamoDB holds to its TableArn
+// shape: an empty name is only "length greater than or equal to 1" (no
+// pattern error), a short one passes to the table lookup; the pattern and the
+// 255-character bound stay for a name that is not an ARN.
+void CheckItemTableName(Constraints& c, const std::string* name, std::string_view path = "tableName");
+
+// DynamoDB's upper bound on provisioned capacity units.
+inline constexpr int64_t kMaxCapacityUnits = 1000000000000;
+// ReadCapacityUnits, then WriteCapacityUnits, above kMaxCapacityUnits:
+// "Given value <n> for ReadCapacityUnits is out of bounds". Checked after the
+// member constraints and before the table is looked up.
+Status CheckCapacityBounds(const v1::ProvisionedThroughput& throughput);
 
 }  // namespace pogi::service

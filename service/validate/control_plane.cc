@@ -150,4 +150,9 @@ Status CheckArnForm(const std::string* arn, std::string_view op) {
   return Status::Ok();
 }
 
+Status CheckTableNamePresent(bool present) {
+  if (present) return Status::Ok();
+  return Error::Validation("The parameter 'TableName' is required but was not present in the request");
+}
+
 }  // namespace pogi::service

@@ -33,6 +33,13 @@ std::optional<std::string> TableNameOfArn(std::string_view arn);
 // backup's, or not a DynamoDB ARN) is a ValidationException.
 Result<std::string> ResolveTableName(const std::string& name_or_arn);
 
+// A control-plane operation's TableName (CreateTable, DeleteTable,
+// DescribeTable, DescribeTimeToLive, UpdateTable), absent: "The parameter
+// 'TableName' is required but was not present in the request", before any
+// member constraint. The item operations keep the list form ("Value null at
+// 'tableName' …").
+Status CheckTableNamePresent(bool present);
+
 // CreateTable's validation and description, without storing anything
 // (service/actions/create_table.cc).
 Result<v1::TableDescription> NewTableDescription(const v1::CreateTableRequest& req, double now);

@@ -6,12 +6,6 @@
 namespace pogi::service {
 namespace {
 
-std::string Join(const std::set<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 // The rules of a global index's key schema beyond the first element, which
 // allow multi-attribute keys. The messages of the new rules are DynamoDB
 // Local 3.3.1's (the service's own are not on record); a two-element schema
@@ -38,7 +32,10 @@ Status CheckMultiAttributeKeys(const google::protobuf::RepeatedPtrField<v1::KeyS
     return Error::Validation("Too many sort keys. GSI can have at most " + std::to_string(kMaxKeyAttributes) +
                              " sort keys");
   }
-  if (ks.size() == 2 && ranges == 1 && ks[0].attribute_name() == ks[1].attribute_name()) {
+  // DynamoDB's text for two elements of one name, [a HASH, a HASH] as well
+  // as [a HASH, a RANGE]; "Two keys can not have the same name" below (a
+  // longer multi-attribute key) is pogi's own.
+  if (ks.size() == 2 && ks[0].attribute_name() == ks[1].attribute_name()) {
     return Error::Validation(
         "Both the Hash Key and the Range Key element in the KeySchema have the same name");
   }
@@ -76,8 +73,13 @@ void CheckIndexMembers(Constraints& c, const std::string* name,
   }
   c.Required(projection != nullptr, path + ".projection");
   if (projection) {
-    c.OneOf(projection->has_projection_type() ? &projection->projection_type() : nullptr,
-            {"ALL", "KEYS_ONLY", "INCLUDE"}, path + ".projection.projectionType");
+    CheckProjectionType(c, projection->has_projection_type() ? &projection->projection_type() : nullptr,
+                        path + ".projection.projectionType");
+    // NonKeyAttributeName is 1 to 255 characters in DynamoDB's model.
+    for (int i = 0; i < projection->non_key_attributes_size(); ++i) {
+      c.Length(&projection->non_key_attributes(i), 1, 255,
+               path + ".projection.nonKeyAttributes." + std::to_string(i + 1) + ".member");
+    }
   }
   if (throughput) {
     c.AtLeast(throughput->has_read_capacity_units() ? std::optional(throughput->read_capacity_units())
@@ -87,6 +89,25 @@ void CheckIndexMembers(Constraints& c, const std::string* name,
                                                      : std::nullopt,
               1, path + ".provisionedThroughput.writeCapacityUnits");
   }
+}
+
+void CheckProjectionType(Constraints& c, const std::string* type, const std::string& path) {
+  c.OneOf(type, {"ALL", "INCLUDE", "KEYS_ONLY"}, path);  // DynamoDB's order
+}
+
+Status CheckKeysDefined(const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& ks,
+                        const google::protobuf::RepeatedPtrField<v1::AttributeDefinition>& definitions) {
+  std::set<std::string> defined;
+  for (const auto& d : definitions) defined.insert(d.attribute_name());
+  bool all = true;
+  for (const auto& k : ks) all = all && defined.count(k.attribute_name());
+  if (all) return Status::Ok();
+  std::string keys, defs;
+  for (const auto& k : ks) keys += (keys.empty() ? "" : ", ") + k.attribute_name();
+  for (const auto& d : definitions) defs += (defs.empty() ? "" : ", ") + d.attribute_name();
+  return Error::InvalidParameter(
+      "Some index key attributes are not defined in AttributeDefinitions. Keys: [" + keys +
+      "], AttributeDefinitions: [" + defs + "]");
 }
 
 Status CheckIndexSchema(const std::string& name,
@@ -108,16 +129,7 @@ Status CheckIndexSchema(const std::string& name,
           "Both the Hash Key and the Range Key element in the KeySchema have the same name");
     }
   }
-  std::set<std::string> defined, missing;
-  for (const auto& d : definitions) defined.insert(d.attribute_name());
-  for (const auto& k : ks) {
-    if (!defined.count(k.attribute_name())) missing.insert(k.attribute_name());
-  }
-  if (!missing.empty()) {
-    return Error::InvalidParameter(
-        "Some index key attributes are not defined in AttributeDefinitions. Keys: [" + Join(missing) +
-        "], AttributeDefinitions: [" + Join(defined) + "]");
-  }
+  POGI_RETURN_IF_ERROR(CheckKeysDefined(ks, definitions));
   if (local) {
     if (table_ks.size() < 2) {
       return Error::InvalidParameter(
@@ -135,7 +147,17 @@ Status CheckIndexSchema(const std::string& name,
       return Error::InvalidParameter("Index KeySchema does not have a range key for index: " + name);
     }
   }
+  if (!projection.has_projection_type()) {
+    return Error::InvalidParameter("Unknown ProjectionType: null");
+  }
   const std::string& type = projection.projection_type();
+  // The message is pogi's own: DynamoDB's is only known to contain "Duplicate".
+  std::set<std::string> projected;
+  for (const auto& a : projection.non_key_attributes()) {
+    if (!projected.insert(a).second) {
+      return Error::InvalidParameter("Duplicate attribute in NonKeyAttributes of index: " + name + ": " + a);
+    }
+  }
   if (type != "INCLUDE" && projection.non_key_attributes_size() > 0) {
     return Error::InvalidParameter("ProjectionType is " + type + ", but NonKeyAttributes is specified");
   }

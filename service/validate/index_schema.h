@@ -22,6 +22,15 @@ void CheckIndexMembers(Constraints& c, const std::string* name,
                        const v1::Projection* projection, const v1::ProvisionedThroughput* throughput,
                        const std::string& path, bool global);
 
+// ProjectionType's enumeration at `path` ("….projection.projectionType").
+void CheckProjectionType(Constraints& c, const std::string* type, const std::string& path);
+
+// Every attribute of `key_schema` (a table's or an index's) is in
+// `definitions`, else DynamoDB's error listing all the schema's keys, in
+// schema order, and all the definitions, in request order.
+Status CheckKeysDefined(const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& key_schema,
+                        const google::protobuf::RepeatedPtrField<v1::AttributeDefinition>& definitions);
+
 // The rules of one index's key schema and projection. `defined` are the
 // AttributeDefinitions' names; `table_key_schema` the table's. A global
 // index may have up to four HASH elements followed by up to four RANGE

@@ -9,7 +9,12 @@ void CheckReturnOptions(Constraints& c, const std::string* consumed, const std::
 }
 
 void CheckReturnValues(Constraints& c, const std::string* return_values) {
-  c.OneOf(return_values, {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"}, "returnValues");
+  // DynamoDB lists the enumeration in this order.
+  c.OneOf(return_values, {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"}, "returnValues");
+}
+
+void CheckConditionalOperator(Constraints& c, const std::string* value) {
+  c.OneOf(value, {"OR", "AND"}, "conditionalOperator");  // DynamoDB's order
 }
 
 void CheckReturnOnFailure(Constraints& c, const std::string* value, const std::string& prefix) {

@@ -13,6 +13,9 @@ void CheckReturnOptions(Constraints& c, const std::string* consumed, const std::
 // ReturnValues (enum only; which values an operation allows is its own rule).
 void CheckReturnValues(Constraints& c, const std::string* return_values);
 
+// ConditionalOperator (OR or AND).
+void CheckConditionalOperator(Constraints& c, const std::string* value);
+
 // ReturnValuesOnConditionCheckFailure; `prefix` is the member path of its
 // structure ("statements.1.member.") for a member of a list element.
 void CheckReturnOnFailure(Constraints& c, const std::string* value, const std::string& prefix = "");
@@ -23,14 +26,13 @@ void CheckReturnOnFailure(Constraints& c, const std::string* value, const std::s
 template <typename Request>
 void CheckWriteMembers(Constraints& c, const Request& req) {
   auto present = [](bool has, const std::string& v) { return has ? &v : nullptr; };
-  CheckTableNameOrArn(c, present(req.has_table_name(), req.table_name()));
+  CheckItemTableName(c, present(req.has_table_name(), req.table_name()));
   CheckReturnValues(c, present(req.has_return_values(), req.return_values()));
   CheckReturnOptions(c, present(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      present(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
   CheckReturnOnFailure(c, present(req.has_return_values_on_condition_check_failure(),
                                   req.return_values_on_condition_check_failure()));
-  c.OneOf(present(req.has_conditional_operator(), req.conditional_operator()), {"AND", "OR"},
-          "conditionalOperator");
+  CheckConditionalOperator(c, present(req.has_conditional_operator(), req.conditional_operator()));
 }
 
 }  // namespace pogi::service

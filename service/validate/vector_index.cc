@@ -110,8 +110,8 @@ void CheckVectorIndexMembers(Constraints& c, const v1::VectorIndex& v, const std
   c.Required(v.has_projection(), path + ".projection");
   if (v.has_projection()) {
     const auto& p = v.projection();
-    c.OneOf(p.has_projection_type() ? &p.projection_type() : nullptr, {"ALL", "KEYS_ONLY", "INCLUDE"},
-            path + ".projection.projectionType");
+    CheckProjectionType(c, p.has_projection_type() ? &p.projection_type() : nullptr,
+                        path + ".projection.projectionType");
   }
   c.Required(v.has_dimensions(), path + ".dimensions");
   c.AtLeast(v.has_dimensions() ? std::optional(v.dimensions()) : std::nullopt, 1, path + ".dimensions");

@@ -132,7 +132,7 @@ class MultiAttributeKeys(ServerTestCase):
                           "Two keys can not have the same name")
         self.create_error(ks(("a", "HASH"), ("b", "HASH")), five[:1],
                           INVALID + "Some index key attributes are not defined in AttributeDefinitions. "
-                          "Keys: [b], AttributeDefinitions: [a, id]")
+                          "Keys: [a, b], AttributeDefinitions: [id, a]")
         nine = [(c, "S") for c in "abcdefghi"]
         # Nine elements break the member constraint before any other rule.
         spec = {"IndexName": "idx", "Projection": {"ProjectionType": "ALL"},

@@ -505,7 +505,7 @@ class ReturnValues(UpdateItemBase):
             self.k, "SET a = :v",
             "1 validation error detected: Value 'BOGUS' at 'returnValues' failed to satisfy "
             "constraint: Member must satisfy enum value set: "
-            "[NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW]",
+            "[ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
             {":v": N(1)}, ReturnValues="BOGUS")
 
     def test_condition_failure_returns_item(self):

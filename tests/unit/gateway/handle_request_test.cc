@@ -196,7 +196,7 @@ TEST_F(HandleRequestTest, WrongMemberTypeIsSerializationException) {
 }
 
 TEST_F(HandleRequestTest, ValidationExceptionBody) {
-  ApiResponse r = Call("DescribeTable", "{}");
+  ApiResponse r = Call("Scan", "{}");
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(r.body,
             R"({"__type":"com.amazon.coral.validate#ValidationException","message":"1 validation error )"

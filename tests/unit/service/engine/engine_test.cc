@@ -145,12 +145,19 @@ class EngineTest : public ::testing::Test {
 
 // ---------------------------------------------------------------- CreateTable: member constraints
 
+// A missing TableName wins over every member constraint (today's DynamoDB).
+TEST_F(EngineTest, CreateTableWithoutTableName) {
+  EXPECT_EQ(CreateError(*engine_, v1::CreateTableRequest()),
+            "The parameter 'TableName' is required but was not present in the request");
+}
+
 // A proto list cannot tell absent from empty: pogi answers as DynamoDB does
 // for an empty KeySchema, which is what SDKs (that require the member) send.
 TEST_F(EngineTest, CreateTableEmptyRequestReportsEveryMissingMember) {
-  EXPECT_EQ(CreateError(*engine_, v1::CreateTableRequest()),
-            "3 validation errors detected: "
-            "Value null at 'tableName' failed to satisfy constraint: Member must not be null; "
+  v1::CreateTableRequest req;
+  req.set_table_name("tbl");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "2 validation errors detected: "
             "Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; "
             "Value '[]' at 'keySchema' failed to satisfy constraint: Member must have length greater than or "
             "equal to 1");
@@ -426,10 +433,10 @@ TEST_F(EngineTest, DescribeMissingTable) {
   EXPECT_EQ(e.code(), ErrorCode::kResourceNotFound);
   EXPECT_EQ(e.message(), "Requested resource not found: Table: nope not found");
 
+  // The control plane's own answer for a missing TableName (V7).
   Error v = ErrorOf(engine_->DescribeTable(v1::DescribeTableRequest()));
-  EXPECT_EQ(
-      v.message(),
-      std::string(kOne) + "Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+  EXPECT_EQ(v.code(), ErrorCode::kValidation);
+  EXPECT_EQ(v.message(), "The parameter 'TableName' is required but was not present in the request");
 }
 
 TEST_F(EngineTest, DescribeCountsItems) {
@@ -576,7 +583,7 @@ TEST_F(EngineTest, ItemRequestMemberConstraints) {
   EXPECT_EQ(ErrorOf(Put("tbl", {{"pk", S("a")}}, "SOME")).message(),
             std::string(kOne) +
                 "Value 'SOME' at 'returnValues' failed to satisfy constraint: Member must satisfy "
-                "enum value set: [NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW]");
+                "enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]");
   EXPECT_EQ(ErrorOf(Get("tbl", {{"pk", S("a")}}, "ALL")).message(),
             std::string(kOne) +
                 "Value 'ALL' at 'returnConsumedCapacity' failed to satisfy constraint: Member "

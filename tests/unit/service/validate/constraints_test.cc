@@ -212,5 +212,49 @@ TEST(ConstraintsTest, Parameters) {
   EXPECT_TRUE(fine.ok());
 }
 
+// The item operations' table name (today's TableArn shape): '' is one
+// "greater than or equal to 1" error, a short name passes to the lookup.
+TEST(ConstraintsTest, ItemTableName) {
+  auto check = [](const std::string* name) {
+    Constraints c;
+    CheckItemTableName(c, name);
+    return Finish(c);
+  };
+  std::string empty, shorty = "ab", bad = "a*b", longy(256, 'x'), arn = "arn:aws:dynamodb:x";
+  EXPECT_EQ(check(&empty),
+            std::string(kOne) +
+                "Value '' at 'tableName' failed to satisfy constraint: Member must have length "
+                "greater than or equal to 1");
+  EXPECT_EQ(check(&shorty), "(ok)");
+  EXPECT_EQ(check(&arn), "(ok)");
+  EXPECT_EQ(check(&bad), std::string(kOne) +
+                             "Value 'a*b' at 'tableName' failed to satisfy constraint: Member must satisfy "
+                             "regular expression pattern: [a-zA-Z0-9_.-]+");
+  EXPECT_EQ(check(&longy), std::string(kOne) + "Value '" + longy +
+                               "' at 'tableName' failed to satisfy constraint: Member must have length less "
+                               "than or equal to 255");
+  EXPECT_EQ(
+      check(nullptr),
+      std::string(kOne) + "Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+  // The control plane keeps the 3-character minimum.
+  Constraints c;
+  CheckTableNameOrArn(c, &shorty);
+  EXPECT_FALSE(c.ok());
+}
+
+// Read first, then Write; 1e12 itself is within bounds.
+TEST(ConstraintsTest, CapacityBounds) {
+  v1::ProvisionedThroughput p;
+  p.set_read_capacity_units(kMaxCapacityUnits);
+  p.set_write_capacity_units(kMaxCapacityUnits);
+  EXPECT_TRUE(CheckCapacityBounds(p).ok());
+  p.set_write_capacity_units(kMaxCapacityUnits + 2);
+  EXPECT_EQ(CheckCapacityBounds(p).error().message(),
+            "Given value 1000000000002 for WriteCapacityUnits is out of bounds");
+  p.set_read_capacity_units(kMaxCapacityUnits + 1);
+  EXPECT_EQ(CheckCapacityBounds(p).error().message(),
+            "Given value 1000000000001 for ReadCapacityUnits is out of bounds");
+}
+
 }  // namespace
 }  // namespace pogi::service

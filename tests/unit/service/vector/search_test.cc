@@ -135,7 +135,8 @@ TEST(SearchConditionTest, DynamoDBsRules) {
   for (const char* bad : {"cat < :s", "cat <> :s", "cat >= :s AND #y = :n", "cat = brand"}) {
     EXPECT_EQ(Scope(bad), comparator) << bad;
   }
-  const std::string op = "Invalid SearchConditionExpression: Invalid operator used in SearchConditionExpression";
+  const std::string op =
+      "Invalid SearchConditionExpression: Invalid operator used in SearchConditionExpression";
   for (const char* bad : {"cat = :s OR #y = :n", "NOT cat = :s", "cat BETWEEN :s AND :s", "cat IN (:s)",
                           "begins_with(cat, :s)", "attribute_exists(cat)", "size(cat) = :n"}) {
     EXPECT_EQ(Scope(bad), op) << bad;

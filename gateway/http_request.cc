@@ -140,8 +140,12 @@ class RequestParser final : public http::basic_parser<true> {
     }
     body_limit(limits::kMaxBodyBytes);
   }
-  void on_body_init_impl(const boost::optional<uint64_t>& length, beast::error_code&) override {
-    if (length) out_.body.reserve(*length);
+  void on_body_init_impl(const boost::optional<uint64_t>& length, beast::error_code& ec) override {
+    // Beast (1.74) goes on into the body after on_header_impl refused the
+    // request when more bytes are buffered; the refusal is still in `ec`,
+    // and the announced length is not to be trusted.
+    if (ec) return;
+    if (length && *length <= limits::kMaxBodyBytes) out_.body.reserve(*length);
   }
   size_t on_body_impl(beast::string_view body, beast::error_code&) override {
     out_.body.append(body.data(), body.size());

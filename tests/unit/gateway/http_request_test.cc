@@ -182,6 +182,17 @@ TEST(HttpRequestTest, ABodyPastTheLimitIs413) {
   EXPECT_EQ(reader.refusal().error_type, "RequestEntityTooLargeException");
 }
 
+// The refusal comes with the header; body bytes already received behind
+// it must not make the reader reserve the announced size (found by fuzzing).
+TEST(HttpRequestTest, AHugeLengthWithBodyBytesBehindItIsRefusedWithoutReservingIt) {
+  HttpRequestReader reader(false);
+  std::string bytes = "POST / HTTP/1.1\r\nContent-Length: 1099511627776\r\n\r\n" + std::string(100, '{');
+  std::string_view rest = bytes;
+  ASSERT_EQ(Feed(reader, &rest), State::kRefused);
+  EXPECT_EQ(reader.refusal().status, 413);
+  EXPECT_LT(reader.request().body.capacity(), 1u << 20);
+}
+
 TEST(HttpRequestTest, AChunkedBodyPastTheLimitIs413) {
   HttpRequestReader reader(false);
   std::string big(limits::kMaxBodyBytes + 1, ' ');
@@ -210,7 +221,7 @@ std::string SignedHead(std::string_view amz_date, std::string_view credential_ke
 TEST(HttpRequestTest, ASignatureDateOutOfTheWindowIsRefusedBeforeTheBody) {
   for (std::string_view date : {"20130301T000000Z", "20990101T000000Z"}) {
     HttpRequestReader reader(true, true);
-    std::string bytes = SignedHead(date, "someone-unknown");  // before the body, the key and the size
+    std::string bytes = SignedHead(date, "someone-unknown") + "{}";  // before the body, the key and the size
     std::string_view rest = bytes;
     ASSERT_EQ(Feed(reader, &rest), State::kRefused) << date;
     const ApiResponse& r = reader.refusal();

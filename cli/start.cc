@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "gateway/http_server.h"
 #include "jobs/job_runner.h"
+#include "jobs/kinesis_delivery.h"
 #include "outbound/object_store.h"
 #include "service/admin/maintenance.h"
 #include "service/controls/request_log.h"
@@ -50,9 +51,13 @@ int Start(const std::vector<std::string>& args) {
                "s3-access-key-id",
                "s3-secret-access-key",
                "s3-region",
+               "kinesis-endpoint",
+               "kinesis-access-key-id",
+               "kinesis-secret-access-key",
+               "kinesis-region",
                "vector-cache"},
               {"in-memory", "fsync", "check-signatures", "allow-unsigned", "log-requests", "clock-frozen",
-               "no-console", "delay-transient-statuses", "s3-path-style", "strict-regions"});
+               "no-console", "delay-transient-statuses", "s3-path-style", "strict-regions", "throttle"});
   std::string error;
   if (!flags.Parse(args, &error)) return Refuse(error + " (see pogi help start)");
   if (!flags.positional().empty()) return Refuse("unexpected argument '" + flags.positional()[0] + "'");
@@ -102,6 +107,25 @@ int Start(const std::vector<std::string>& args) {
     return Refuse("--s3-dir and --s3-endpoint exclude each other");
   auto object_store = outbound::OpenObjectStore(s3);
   if (!object_store.ok()) return Refuse("invalid S3 settings: " + object_store.error().message());
+
+  // Where Kinesis streaming destinations deliver (--kinesis-endpoint): a
+  // Kinesis-compatible server. Without one, every destination enabled fails
+  // as DynamoDB's does for a stream it cannot use.
+  std::unique_ptr<outbound::KinesisClient> kinesis;
+  if (auto e = flags.Get("kinesis-endpoint")) {
+    outbound::KinesisOptions k;
+    k.endpoint = *e;
+    k.access_key_id = flags.Get("kinesis-access-key-id").value_or("pogi");
+    k.secret_access_key = flags.Get("kinesis-secret-access-key").value_or("pogi");
+    k.region = flags.Get("kinesis-region").value_or(service::Region());
+    auto client = outbound::KinesisClient::Open(k);
+    if (!client.ok()) return Refuse("invalid --kinesis-endpoint: " + client.error().message());
+    kinesis = std::move(*client);
+  } else if (flags.Get("kinesis-access-key-id") || flags.Get("kinesis-secret-access-key") ||
+             flags.Get("kinesis-region")) {
+    return Refuse(
+        "--kinesis-access-key-id, --kinesis-secret-access-key and --kinesis-region need --kinesis-endpoint");
+  }
 
   // The one clock: the system's time unless told otherwise; the admin API
   // sets, advances and freezes it.
@@ -172,11 +196,17 @@ int Start(const std::vector<std::string>& args) {
   auto engine = service::Engine::Open(options, clock, collection_limit, clock_set);
   if (!engine.ok()) return Refuse(engine.error().message());
   (*engine)->set_stream_shard_seconds(shard_hours * 3600);
+  if (flags.Has("throttle")) (*engine)->throttle().Set("", true);
   (*engine)->set_transient_delays(delays);
   (*engine)->vector_cache().set_budget(vector_cache);
   // Metrics count from the start, so that what a test suite did is all
   // there when someone asks afterwards (/_pogi/metrics, pogi top).
   (*engine)->metrics();
+
+  // Kinesis delivery before either door serves: it tells the engine that
+  // an endpoint is there.
+  std::unique_ptr<jobs::KinesisDelivery> kinesis_delivery;
+  if (kinesis) kinesis_delivery = std::make_unique<jobs::KinesisDelivery>(**engine, std::move(kinesis));
 
   if (flags.Has("log-requests")) service::LogRequests((*engine)->request_observers());
   gateway::LocalBackend backend(**engine);
@@ -222,7 +252,8 @@ int Start(const std::vector<std::string>& args) {
   (*http)->Run();
   log::Info("stopping: the HTTP door is closed and drained");
   maintenance.reset();
-  job_runner.reset();  // a job in progress stops; the next start runs it again
+  job_runner.reset();        // a job in progress stops; the next start runs it again
+  kinesis_delivery.reset();  // what was not delivered waits in storage for the next start
   (*grpc)->Shutdown();
   grpc->reset();
   // The HTTP server before the engine: its console watches the engine's

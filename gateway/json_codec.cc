@@ -628,6 +628,8 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
       v1::DescribeEndpointsResponse::descriptor()->FindFieldByName("endpoints"),
       v1::ExecuteTransactionResponse::descriptor()->FindFieldByName("responses"),
       v1::SearchVectorsResponse::descriptor()->FindFieldByName("search_results"),
+      v1::DescribeKinesisStreamingDestinationResponse::descriptor()->FindFieldByName(
+          "kinesis_data_stream_destinations"),
   };
   return kFields.count(f) > 0;
 }
@@ -736,6 +738,14 @@ std::string ErrorToJson(const Error& error) {
       for (int i = 0; i < d->cancellation_reasons_size(); ++i) {
         if (i) out.push_back(',');
         WriteMessage(d->cancellation_reasons(i), &out);
+      }
+      out.push_back(']');
+    }
+    if (d->throttling_reasons_size() > 0) {
+      out.append(error.code() == ErrorCode::kThrottling ? ",\"throttlingReasons\":[" : ",\"ThrottlingReasons\":[");
+      for (int i = 0; i < d->throttling_reasons_size(); ++i) {
+        if (i) out.push_back(',');
+        WriteMessage(d->throttling_reasons(i), &out);
       }
       out.push_back(']');
     }

@@ -180,6 +180,11 @@ Result<int64_t> PgTxn::TrimStreamRecords(int64_t stream_id, double created_befor
   return through;
 }
 
+Status PgTxn::DeleteStreamRecordsThrough(int64_t stream_id, int64_t through) {
+  return WriteBulk("DELETE FROM stream_records WHERE stream_id=$1 AND seq<=$2",
+                   PgParams().Int(stream_id).Int(through));
+}
+
 void PgTxn::OnCommit(std::function<void()> fn) {
   if (on_commit_) on_commit_->push_back(std::move(fn));
 }

@@ -41,6 +41,7 @@ class PgTxn final : public WriteTxn {
   Status DeleteStream(int64_t stream_id) override;
   Result<int64_t> AppendStreamRecord(int64_t stream_id, double created, std::string_view record) override;
   Result<int64_t> TrimStreamRecords(int64_t stream_id, double created_before) override;
+  Status DeleteStreamRecordsThrough(int64_t stream_id, int64_t through) override;
   void OnCommit(std::function<void()> fn) override;
   Result<std::optional<std::string>> GetItem(int64_t table_id, const EncodedKey& key) override;
   Result<std::optional<TableRecord>> GetTable(int64_t table_id) override;

@@ -101,6 +101,13 @@ Result<int64_t> SqliteTxn::TrimStreamRecords(int64_t stream_id, double created_b
   return through;
 }
 
+Status SqliteTxn::DeleteStreamRecordsThrough(int64_t stream_id, int64_t through) {
+  POGI_ASSIGN_OR_RETURN(auto st, db_->Prepare("DELETE FROM stream_records WHERE stream_id=?1 AND seq<=?2"));
+  st->Bind(1, stream_id).Bind(2, through);
+  POGI_RETURN_IF_ERROR(Done(st->Step(), "delete stream records"));
+  return SaveSequence();
+}
+
 void SqliteTxn::OnCommit(std::function<void()> fn) {
   if (on_commit_) on_commit_->push_back(std::move(fn));
 }

@@ -276,6 +276,9 @@ class WriteTxn : public ReadTxn {
   // any older by sequence number); returns the highest sequence number
   // removed, 0 when none was.
   virtual Result<int64_t> TrimStreamRecords(int64_t stream_id, double created_before) = 0;
+  // Removes the records of `stream_id` with a sequence number up to
+  // `through` (a queue whose records were delivered).
+  virtual Status DeleteStreamRecordsThrough(int64_t stream_id, int64_t through) = 0;
 
   // Runs `fn` once the transaction has committed (never when it rolls back),
   // after the commit is durable, outside any storage lock.

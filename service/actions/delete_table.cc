@@ -87,6 +87,10 @@ Status Engine::DropTableInTxn(storage::WriteTxn& txn, const Table& table, double
   }
   // The stream outlives its table for its retention, disabled.
   if (table.stream_id != 0) POGI_RETURN_IF_ERROR(streams_.Disable(txn, table.stream_id));
+  // The Kinesis destinations go with the table's settings; the changes not
+  // yet delivered go with its queue.
+  if (table.settings.kinesis_queue_id() != 0)
+    POGI_RETURN_IF_ERROR(txn.DeleteStream(table.settings.kinesis_queue_id()));
   POGI_RETURN_IF_ERROR(txn.DropTable(table.id));
   for (const auto& v : table.vector_indexes) vector_cache_.Forget(v.id);  // ids may be given again
   catalog_.Remove(table.description.table_name(), table.region);

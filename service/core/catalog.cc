@@ -156,7 +156,24 @@ std::vector<std::shared_ptr<const Table>> Catalog::Visible() const {
 std::shared_ptr<const Table> Catalog::WithSettings(const Table& table, v1::TableSettings settings) {
   auto t = std::make_shared<Table>(table);
   t->settings = std::move(settings);
+  KinesisCaptureOf(*t);
   return t;
+}
+
+void Catalog::KinesisCaptureOf(Table& t) {
+  t.kinesis_queue = 0;
+  t.kinesis_stream_arn.clear();
+  t.kinesis_microsecond = false;
+  if (t.settings.kinesis_queue_id() == 0) return;
+  for (const auto& d : t.settings.kinesis_destinations()) {
+    bool captures =
+        d.status() == "ACTIVE" || d.status() == "UPDATING" || (d.status() == "ENABLING" && d.verdict() != 2);
+    if (!captures) continue;
+    t.kinesis_queue = t.settings.kinesis_queue_id();
+    t.kinesis_stream_arn = d.stream_arn();
+    t.kinesis_microsecond = d.precision() == "MICROSECOND";
+    return;
+  }
 }
 
 const Index* Table::FindIndex(const std::string& name) const {
@@ -207,6 +224,7 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
   t->region = region.empty() ? Region() : std::string(region);
   if (auto current = FindIn(description.table_name(), t->region); current && current->id == id) {
     t->settings = current->settings;
+    KinesisCaptureOf(*t);
   }
   auto type_of = [&](const std::string& name) {
     for (const auto& def : description.attribute_definitions()) {

@@ -97,6 +97,12 @@ struct Table {
   // contributor insights, point-in-time recovery (ApplyChange records
   // history while settings.pitr().enabled()).
   v1::TableSettings settings;
+  // The Kinesis streaming destination changes are captured for, from the
+  // settings (KinesisCaptureOf): its queue's stream row (0: none, the write
+  // path does nothing for Kinesis), its stream and precision.
+  int64_t kinesis_queue = 0;
+  std::string kinesis_stream_arn;
+  bool kinesis_microsecond = false;
   const Clock* clock = nullptr;  // the engine's, for the write path
   // Its transient states (core/transitions.h): false while the table is
   // being created or deleted (requests for items answer as for a missing
@@ -168,6 +174,10 @@ class Catalog {
                                     const std::map<std::string, int64_t>& index_ids = {}) const;
   // A copy of `table` with other settings.
   static std::shared_ptr<const Table> WithSettings(const Table& table, v1::TableSettings settings);
+  // Sets table.kinesis_* from table.settings: the one destination whose
+  // stored status captures changes (ENABLING not refused by its check,
+  // ACTIVE, UPDATING), if any.
+  static void KinesisCaptureOf(Table& table);
 
   // Given to every table made from now on.
   void set_capture(const ChangeCapture* capture) { capture_ = capture; }

@@ -42,6 +42,7 @@ TransientDelays TransientDelays::Uniform(double seconds) {
   TransientDelays d;
   d.table_creating = d.table_updating = d.table_deleting = seconds;
   d.index_creating = d.index_backfilling = d.index_updating = d.index_deleting = seconds;
+  d.kinesis_destination = seconds;
   return d;
 }
 

@@ -77,6 +77,9 @@ struct TransientDelays {
   double index_backfilling = 0;
   double index_updating = 0;
   double index_deleting = 0;
+  // A Kinesis streaming destination ENABLING, UPDATING or DISABLING
+  // (service/streams/kinesis_destinations.h keeps its own end time).
+  double kinesis_destination = 0;
 
   // Every phase `seconds` long.
   static TransientDelays Uniform(double seconds);

@@ -19,6 +19,7 @@
 #include "service/controls/faults.h"
 #include "service/controls/metrics.h"
 #include "service/controls/request_observers.h"
+#include "service/controls/throttle.h"
 #include "service/core/catalog.h"
 #include "service/core/clock.h"
 #include "service/core/read_lag.h"
@@ -184,6 +185,44 @@ class Engine {
   // Vector search (actions/search_vectors.cc).
   Result<v1::SearchVectorsResponse> SearchVectors(const v1::SearchVectorsRequest& req);
 
+  // Kinesis streaming destinations (actions/kinesis_destinations.cc). While
+  // one is live, the write path queues every change of its table; the
+  // delivery job (jobs/kinesis_delivery) checks each newly enabled stream
+  // and sends the queue through the methods below (engine_kinesis.cc).
+  Result<v1::EnableKinesisStreamingDestinationResponse> EnableKinesisStreamingDestination(
+      const v1::EnableKinesisStreamingDestinationRequest& req);
+  Result<v1::DisableKinesisStreamingDestinationResponse> DisableKinesisStreamingDestination(
+      const v1::DisableKinesisStreamingDestinationRequest& req);
+  Result<v1::DescribeKinesisStreamingDestinationResponse> DescribeKinesisStreamingDestination(
+      const v1::DescribeKinesisStreamingDestinationRequest& req);
+  Result<v1::UpdateKinesisStreamingDestinationResponse> UpdateKinesisStreamingDestination(
+      const v1::UpdateKinesisStreamingDestinationRequest& req);
+  // Whether a Kinesis endpoint is configured (pogi start --kinesis-endpoint).
+  // Without one, an enabled destination is refused at once (ENABLE_FAILED
+  // once its ENABLING ends), as DynamoDB's is for a stream it cannot use.
+  void set_kinesis_configured(bool on) { kinesis_configured_ = on; }
+  // Called after a destination is enabled, so that the delivery job checks
+  // its stream at once. Set once, before requests are served.
+  void set_kinesis_wake(std::function<void()> fn) { kinesis_wake_ = std::move(fn); }
+  // Every table with a Kinesis queue or a destination whose stream is not
+  // checked yet.
+  std::vector<std::shared_ptr<const Table>> KinesisTables();
+  // Records the check of the stream of `seen`'s ENABLING destination
+  // `stream_arn`: found, or refused with `description`. Nothing when the
+  // destination is no longer waiting for it.
+  Status RecordKinesisVerdict(const Table& seen, const std::string& stream_arn, bool found,
+                              const std::string& description);
+  // The state of queue `queue` (a stream row; trimmed_through: delivered
+  // so far) and up to `limit` of its records after that, oldest first.
+  Status ReadKinesisQueue(int64_t queue, int limit, v1::StreamState* state,
+                          std::vector<storage::StreamRecordRow>* records);
+  // The records of `queue` through `through` were delivered (`skipped` of
+  // them skipped, over Kinesis' record size limit): they leave storage.
+  Status AckKinesisQueue(int64_t queue, int64_t through, int64_t skipped);
+  // Whether this process delivers (of several sharing a database, one does).
+  Result<bool> HoldKinesisLease() { return storage_->HoldLease("kinesis-delivery", kKinesisLeaseSeconds); }
+  static constexpr double kKinesisLeaseSeconds = 10;
+
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
 
@@ -259,6 +298,10 @@ class Engine {
   // The lag of eventually consistent reads (Admin SetReadLag).
   ReadLag& read_lag() { return read_lag_; }
 
+  // Capacity that throttles (Admin SetThrottle); the operation table asks
+  // it before and after each item operation while throttle().active().
+  Throttle& throttle() { return throttle_; }
+
   // Fault rules; both doors check them before running an operation
   // (CheckFaults, only when faults().active()).
   Faults& faults() { return faults_; }
@@ -333,6 +376,13 @@ class Engine {
   Result<bool> FinishTransition(storage::WriteTxn& txn, const Table& table, const v1::PogiTransition& t);
   // Changes the settings of `table` in one write (`change` may refuse).
   Status ChangeSettings(const Table& table, const std::function<Status(v1::TableSettings&)>& change);
+  // The table of a Kinesis destination request, and a change of its
+  // destinations (settled to the clock first) in one write that also
+  // makes the table's queue when `want_queue` (actions/kinesis_destinations.cc).
+  Result<std::shared_ptr<const Table>> KinesisTable(const std::string& name);
+  Status ChangeKinesisDestinations(const Table& seen,
+                                   const std::function<Status(const Table&, v1::TableSettings&)>& change,
+                                   bool want_queue = false);
   // The table a tagging or policy ARN names (after CheckArnForm), with
   // DynamoDB's answers for an ARN that is not a table's and a missing table.
   Result<std::shared_ptr<const Table>> TableOfArn(const std::string& arn);
@@ -353,8 +403,11 @@ class Engine {
   std::shared_mutex state_mu_;
   std::atomic<int64_t> foreign_catalog_changes_{0};  // as of the catalog loaded
   Faults faults_;
+  Throttle throttle_;
   std::function<void()> job_started_;  // set once, before requests are served
-  Metrics metrics_;                    // after request_observers_: removes its observer first
+  bool kinesis_configured_ = false;
+  std::function<void()> kinesis_wake_;  // set once, before requests are served
+  Metrics metrics_;                     // after request_observers_: removes its observer first
   VectorCache vector_cache_{kDefaultVectorCacheBytes};
 };
 

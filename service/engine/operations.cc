@@ -6,6 +6,7 @@
 #include <array>
 
 #include "service/engine/engine.h"
+#include "service/engine/throttled_call.h"
 
 namespace pogi::service {
 namespace {
@@ -17,7 +18,10 @@ Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) 
   POGI_RETURN_IF_ERROR(engine.FollowCatalog());
   auto state = engine.LockState();  // a snapshot restore waits for us
   POGI_RETURN_IF_ERROR(engine.SettleTransitions());
-  Result<Resp> r = (engine.*Method)(static_cast<const Req&>(request));
+  const Req& req = static_cast<const Req&>(request);
+  Result<Resp> r = engine.throttle().active()
+                       ? throttled::Call<Req, Resp>(engine, req, [&](const Req& r) { return (engine.*Method)(r); })
+                       : (engine.*Method)(req);
   if (!r.ok()) return std::move(r).error();
   return std::unique_ptr<Message>(new Resp(std::move(r).value()));
 }
@@ -90,6 +94,10 @@ const std::array kOperations = {
     POGI_OP(BatchExecuteStatement),
     POGI_OP(ExecuteTransaction),
     POGI_OP(SearchVectors),
+    POGI_OP(EnableKinesisStreamingDestination),
+    POGI_OP(DisableKinesisStreamingDestination),
+    POGI_OP(DescribeKinesisStreamingDestination),
+    POGI_OP(UpdateKinesisStreamingDestination),
 };
 
 // The table name of `request` when it is a `Req` (its type `type`).

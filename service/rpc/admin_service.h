@@ -53,6 +53,10 @@ class AdminRpcs : public v1::Admin::CallbackService {
                                        v1::ReadLagState* resp) override;
   grpc::ServerUnaryReactor* GetReadLag(grpc::CallbackServerContext* ctx, const v1::GetReadLagRequest* req,
                                        v1::ReadLagState* resp) override;
+  grpc::ServerUnaryReactor* SetThrottle(grpc::CallbackServerContext* ctx, const v1::SetThrottleRequest* req,
+                                        v1::ThrottleState* resp) override;
+  grpc::ServerUnaryReactor* GetThrottle(grpc::CallbackServerContext* ctx, const v1::GetThrottleRequest* req,
+                                        v1::ThrottleState* resp) override;
   grpc::ServerUnaryReactor* ListJobs(grpc::CallbackServerContext* ctx, const v1::ListJobsRequest* req,
                                      v1::ListJobsResponse* resp) override;
   grpc::ServerUnaryReactor* CancelJob(grpc::CallbackServerContext* ctx, const v1::CancelJobRequest* req,

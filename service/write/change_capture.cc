@@ -1,6 +1,8 @@
 // Change capture: stream records and change feed events.
 #include "service/write/change_capture.h"
 
+#include "service/streams/kinesis_destinations.h"
+
 namespace pogi::service {
 
 Status CaptureChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
@@ -9,7 +11,7 @@ Status CaptureChange(storage::WriteTxn& txn, const Table& table, const storage::
   const ChangeCapture& capture = *table.capture;
   double now = capture.clock->Now();
   int64_t sequence = 0;
-  if (table.stream_id != 0) {
+  if (table.stream_id != 0 || table.kinesis_queue != 0) {
     ItemForms forms;
     if (new_item && !stored.new_stored.empty()) {
       POGI_ASSIGN_OR_RETURN(forms.new_proto, value::StoredItemProto(stored.new_stored));
@@ -19,9 +21,21 @@ Status CaptureChange(storage::WriteTxn& txn, const Table& table, const storage::
     }
     forms.new_size = stored.new_size;
     forms.old_size = stored.old_size;
-    std::string record =
-        SerializeRecord(table, table.stream_view_type, old_item, new_item, forms, now, source);
-    POGI_ASSIGN_OR_RETURN(sequence, txn.AppendStreamRecord(table.stream_id, now, record));
+    std::string record;
+    if (table.stream_id != 0) {
+      record = SerializeRecord(table, table.stream_view_type, old_item, new_item, forms, now, source);
+      POGI_ASSIGN_OR_RETURN(sequence, txn.AppendStreamRecord(table.stream_id, now, record));
+    }
+    // A Kinesis destination gets every change with both images, in the
+    // same transaction: delivery (jobs/kinesis_delivery) never misses one.
+    if (table.kinesis_queue != 0) {
+      if (table.stream_id == 0 || table.stream_view_type != "NEW_AND_OLD_IMAGES") {
+        record = SerializeRecord(table, "NEW_AND_OLD_IMAGES", old_item, new_item, forms, now, source);
+      }
+      POGI_RETURN_IF_ERROR(txn.AppendStreamRecord(
+          table.kinesis_queue, now,
+          KinesisQueueEntry(table.kinesis_stream_arn, table.kinesis_microsecond, key, record)));
+    }
   }
   if (!capture.feed->active()) return Status::Ok();
   v1::ChangeEvent event;

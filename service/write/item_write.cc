@@ -115,8 +115,9 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   } else {
     POGI_RETURN_IF_ERROR(txn.DeleteItem(table.id, key));
   }
-  // Streams off and nobody watching: one branch and one relaxed load.
-  if (table.capture && (table.stream_id != 0 || table.capture->feed->active()) &&
+  // Streams and Kinesis off and nobody watching: two branches and one
+  // relaxed load.
+  if (table.capture && (table.stream_id != 0 || table.kinesis_queue != 0 || table.capture->feed->active()) &&
       !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
     StoredChange stored{bytes, old_item_stored, new_item ? new_size : -1, old_item ? old_size : -1};
     POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, stored, source));

@@ -355,6 +355,34 @@ class GrpcDynamoDB(ServerTestCase):
         got = self.call("SearchVectors", search)
         self.assertEqual([(r.item["pk"].s, r.score) for r in got.search_results], [("near", 1.0), ("far", 5.0)])
 
+    def test_kinesis_streaming_destinations(self):
+        self.create("grpc-kds")
+        stream = "arn:aws:kinesis:us-east-1:000000000000:stream/grpc-kds"
+        enabled = self.call("EnableKinesisStreamingDestination", pb.EnableKinesisStreamingDestinationRequest(
+            table_name="grpc-kds", stream_arn=stream))
+        self.assertEqual((enabled.destination_status, enabled.stream_arn), ("ENABLING", stream))
+        # This pogi has no --kinesis-endpoint: the destination fails, as
+        # DynamoDB's does for a stream it cannot use.
+        for _ in range(200):
+            described = self.call("DescribeKinesisStreamingDestination",
+                                  pb.DescribeKinesisStreamingDestinationRequest(table_name="grpc-kds"))
+            entry = described.kinesis_data_stream_destinations[0]
+            if entry.destination_status != "ENABLING":
+                break
+            time.sleep(0.05)
+        self.assertEqual(entry.destination_status, "ENABLE_FAILED")
+        self.assertEqual(entry.destination_status_description, "User does not have a permission to use kinesis stream")
+        config = pb.UpdateKinesisStreamingConfiguration(approximate_creation_date_time_precision="MICROSECOND")
+        with self.assertRaises(grpc.RpcError) as cm:
+            self.call("UpdateKinesisStreamingDestination", pb.UpdateKinesisStreamingDestinationRequest(
+                table_name="grpc-kds", stream_arn=stream, update_kinesis_streaming_configuration=config))
+        self.assertIn("Kinesis streaming is not in ACTIVE state", cm.exception.details())
+        with self.assertRaises(grpc.RpcError) as cm:
+            self.call("DisableKinesisStreamingDestination", pb.DisableKinesisStreamingDestinationRequest(
+                table_name="grpc-kds", stream_arn=stream))
+        self.assertIn("KinesisStreamingDestination must be ACTIVE to perform DISABLE operation",
+                      cm.exception.details())
+
     def test_zz_every_operation_was_called(self):
         every = {m[0] for m in grpc_client.service_methods(pb, "DynamoDB")}
         self.assertEqual(sorted(every - CALLED), [],

@@ -425,8 +425,7 @@ class TablesThroughTheCli(ServerTestCase):
 class UnimplementedOperations(ServerTestCase):
     """Operations pogi does not implement answer UnknownOperationException (400)."""
 
-    OPS = ["CreateGlobalTable", "DescribeGlobalTable",
-           "DescribeKinesisStreamingDestination"]
+    OPS = ["CreateGlobalTable", "DescribeGlobalTable"]
 
     def test_unknown_operation_for_unimplemented(self):
         name = self.create_table()
@@ -442,8 +441,6 @@ class UnimplementedOperations(ServerTestCase):
         name = self.create_table()
         self.assertClientError(self.ddb.describe_global_table, "UnknownOperationException",
                                GlobalTableName=name)
-        self.assertClientError(self.ddb.describe_kinesis_streaming_destination,
-                               "UnknownOperationException", TableName=name)
         self.assertServing()
 
 

@@ -47,8 +47,8 @@ ROOMS = {
                     "service/core", "service/value", "storage", "common"],
     "gateway": ["service/admin", "service/engine", "service/controls", "service/write", "service/validate",
                 "service/streams", "service/core", "service/value", "storage", "common"],
-    "jobs": ["gateway", "service/engine", "service/write", "service/read", "service/validate", "service/core",
-             "service/value", "storage", "outbound", "common"],
+    "jobs": ["gateway", "service/engine", "service/write", "service/read", "service/streams", "service/validate",
+             "service/core", "service/value", "storage", "outbound", "common"],
     "cli": ["jobs", "outbound", "gateway", "service/rpc", "service/admin", "service/engine", "service/controls",
             "service/core", "service/value", "storage", "common"],
 }

@@ -22,53 +22,18 @@ signer is checked against pogi's own verifier in the unit tests).
 starts one server, runs COMMAND with POGI_TEST_S3_ENDPOINT set, stops the
 server and exits with COMMAND's code (CTest's unit_s3.outbound).
 """
-import fcntl
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
-from ports import free_port
+import node_server
+from node_server import NodeServer, problem  # noqa: F401  (problem: the tests' skip reason)
 
 S3RVER_VERSION = "3.7.1"
 ACCESS_KEY = "S3RVER"
 SECRET_KEY = "S3RVER"
-
-
-def default_npm_dir():
-    """BUILD/npm-s3rver, BUILD being the folder of $POGI_BIN (or ./build)."""
-    if os.environ.get("POGI_NPM_DIR"):
-        return os.environ["POGI_NPM_DIR"]
-    binary = os.environ.get("POGI_BIN")
-    base = os.path.dirname(os.path.abspath(binary)) if binary else os.path.abspath("build")
-    return os.path.join(base, "npm-s3rver")
-
-
-def problem():
-    """Why no s3rver can run here, or None."""
-    if not shutil.which("node") or not shutil.which("npm"):
-        return "node and npm are not installed (./dev test installs them)"
-    return None
-
-
-def install(npm_dir):
-    """s3rver's bin script, installed into npm_dir from the registry when missing."""
-    script = os.path.join(npm_dir, "node_modules", "s3rver", "bin", "s3rver.js")
-    os.makedirs(npm_dir, exist_ok=True)
-    # CTest runs several S3 test files at once: one installs while the others
-    # wait, since npm writes the bin script before the packages it needs.
-    with open(os.path.join(npm_dir, ".install-lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not os.path.exists(script):
-            cp = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--no-save", "s3rver@" + S3RVER_VERSION],
-                                cwd=npm_dir, capture_output=True, text=True, timeout=600)
-            if cp.returncode != 0:
-                raise RuntimeError("npm install s3rver failed: " + cp.stderr[-2000:])
-    return script
 
 
 def self_signed_certificate(folder):
@@ -85,12 +50,12 @@ def self_signed_certificate(folder):
     return cert, key
 
 
-class S3Server:
+class S3Server(NodeServer):
+    NAME = "s3rver"
+
     def __init__(self, npm_dir=None, tls=False):
-        self.script = install(npm_dir or default_npm_dir())
+        super().__init__(node_server.install("s3rver", S3RVER_VERSION, "bin/s3rver.js", npm_dir))
         self.folder = tempfile.mkdtemp(prefix="pogi-s3rver-")
-        self.port = free_port()
-        self.proc = None
         self.ca_file = None
         self.tls_args = []
         if tls:
@@ -102,41 +67,9 @@ class S3Server:
     def endpoint(self):
         return f"{'https' if self.ca_file else 'http'}://127.0.0.1:{self.port}"
 
-    def start(self, timeout=30):
-        """Starts s3rver; returns self once it listens. Picks another port when
-        another test's process took this one first."""
-        for attempt in range(3):
-            try:
-                return self._start_once(timeout)
-            except RuntimeError as e:
-                if "EADDRINUSE" not in str(e) or attempt == 2:
-                    raise
-                self.port = free_port()
-
-    def _start_once(self, timeout):
-        self.proc = subprocess.Popen(["node", self.script, "-d", self.folder, "-a", "127.0.0.1",
-                                      "-p", str(self.port), "--silent", "--no-vhost-buckets", *self.tls_args],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("s3rver exited: " + self.proc.stderr.read().decode(errors="replace"))
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("s3rver did not listen within %d s" % timeout)
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.proc = None
+    def command(self):
+        return ["node", self.script, "-d", self.folder, "-a", "127.0.0.1", "-p", str(self.port), "--silent",
+                "--no-vhost-buckets", *self.tls_args]
 
     def cleanup(self):
         self.stop()
@@ -163,12 +96,6 @@ class S3Server:
 
     def create_bucket(self, name):
         self.aws("s3", "mb", f"s3://{name}")
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.cleanup()
 
 
 def main(argv):

@@ -9,8 +9,8 @@ namespace pogi::cli {
 namespace {
 
 constexpr const char* kCommands =
-    "start gateway env status tables describe stop reset snapshot export import faults lag throttle jobs scan query "
-    "get "
+    "start gateway env status tables describe stop reset snapshot export import faults lag throttle jobs "
+    "scan query get "
     "put delete "
     "tail top watch clock close-shard completion help";
 

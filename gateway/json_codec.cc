@@ -742,7 +742,8 @@ std::string ErrorToJson(const Error& error) {
       out.push_back(']');
     }
     if (d->throttling_reasons_size() > 0) {
-      out.append(error.code() == ErrorCode::kThrottling ? ",\"throttlingReasons\":[" : ",\"ThrottlingReasons\":[");
+      out.append(error.code() == ErrorCode::kThrottling ? ",\"throttlingReasons\":["
+                                                        : ",\"ThrottlingReasons\":[");
       for (int i = 0; i < d->throttling_reasons_size(); ++i) {
         if (i) out.push_back(',');
         WriteMessage(d->throttling_reasons(i), &out);

@@ -19,9 +19,10 @@ Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) 
   auto state = engine.LockState();  // a snapshot restore waits for us
   POGI_RETURN_IF_ERROR(engine.SettleTransitions());
   const Req& req = static_cast<const Req&>(request);
-  Result<Resp> r = engine.throttle().active()
-                       ? throttled::Call<Req, Resp>(engine, req, [&](const Req& r) { return (engine.*Method)(r); })
-                       : (engine.*Method)(req);
+  Result<Resp> r =
+      engine.throttle().active()
+          ? throttled::Call<Req, Resp>(engine, req, [&](const Req& r) { return (engine.*Method)(r); })
+          : (engine.*Method)(req);
   if (!r.ok()) return std::move(r).error();
   return std::unique_ptr<Message>(new Resp(std::move(r).value()));
 }

@@ -12,9 +12,13 @@ Writes into OUT:
   pogi-VERSION-oci.tar                   an OCI image (FROM scratch: the binary alone), for
                                          `docker load` and `podman load`; tagged pogi:VERSION
   pogi-VERSION.tgz                       the npm package (npm install ./pogi-VERSION.tgz)
-and prints one line per file with its size. Timestamps are SOURCE_DATE_EPOCH
-when set, else the commit date of HEAD. Needs strip (binutils), and npm for
-the npm package (skipped with a note without it).
+and prints one line per file with its size. ARCH is x86_64 or arm64, taken
+from the binary; an arm64 binary's image and npm package are named
+pogi-VERSION-oci-arm64.tar and pogi-VERSION-linux-arm64.tgz. Timestamps are
+SOURCE_DATE_EPOCH when set, else the commit date of HEAD. Needs strip
+(binutils; aarch64-linux-gnu-strip and qemu-aarch64-static for an arm64
+binary on x86-64), and npm for the npm package (skipped with a note without
+it).
 """
 
 import argparse
@@ -25,6 +29,7 @@ import io
 import json
 import lzma
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -93,18 +98,26 @@ def sha256(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def stripped(binary, workdir):
+def foreign(arch):
+    """Whether a binary of `arch` is not this machine's: it is stripped with
+    the cross binutils and run under qemu-user (Debian's qemu-user-static)."""
+    return arch != platform.machine()
+
+
+def stripped(binary, arch, workdir):
     out = os.path.join(workdir, "pogi")
-    subprocess.run(["strip", "--strip-all", "-o", out, binary], check=True)
+    strip = arch + "-linux-gnu-strip" if foreign(arch) else "strip"
+    subprocess.run([strip, "--strip-all", "-o", out, binary], check=True)
     with open(out, "rb") as f:
         return f.read()
 
 
-def completions(binary):
+def completions(binary, arch):
+    run = ["qemu-%s-static" % arch, binary] if foreign(arch) else [binary]
     out = {}
     for shell, name in (("bash", "completions/pogi.bash"), ("zsh", "completions/_pogi"),
                         ("fish", "completions/pogi.fish")):
-        out[name] = subprocess.run([binary, "completion", shell], capture_output=True, check=True).stdout
+        out[name] = subprocess.run(run + ["completion", shell], capture_output=True, check=True).stdout
     return out
 
 
@@ -113,14 +126,14 @@ def read(path):
         return f.read()
 
 
-def release_tar(name, pogi, binary, epoch):
+def release_tar(name, pogi, binary, arch, epoch):
     """The release archive's tar, uncompressed: one folder NAME/ with the
     binary, LICENSE, README.md and completions/."""
     entries = [(name + "/", None, 0o755), (name + "/pogi", pogi, 0o755),
                (name + "/LICENSE", read("LICENSE"), 0o644),
                (name + "/README.md", read("release/README.md"), 0o644),
                (name + "/completions/", None, 0o755)]
-    for path, data in completions(binary).items():
+    for path, data in completions(binary, arch).items():
         entries.append((name + "/" + path, data, 0o644))
     return tar_bytes(entries, epoch)
 
@@ -167,6 +180,7 @@ def oci_image(version, pogi, goarch, epoch):
         "mediaType": "application/vnd.oci.image.index.v1+json",
         "manifests": [{"mediaType": "application/vnd.oci.image.manifest.v1+json",
                        "digest": "sha256:" + sha256(manifest_bytes), "size": len(manifest_bytes),
+                       "platform": {"architecture": goarch, "os": "linux"},
                        "annotations": {"org.opencontainers.image.ref.name": version,
                                        "io.containerd.image.name": "docker.io/library/pogi:" + version}}],
     }
@@ -224,9 +238,9 @@ def main():
     version, epoch = project_version(), source_epoch()
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pogi-pack-") as work:
-        pogi = stripped(args.binary, work)
+        pogi = stripped(args.binary, arch, work)
         name = "pogi-%s-linux-%s" % (version, name_arch)
-        tar = release_tar(name, pogi, args.binary, epoch)
+        tar = release_tar(name, pogi, args.binary, arch, epoch)
         written = []
         for suffix, compress in ((".tar.gz", gzip_bytes), (".tar.xz", xz_bytes)):
             archive = compress(tar)
@@ -237,11 +251,17 @@ def main():
                 f.write("%s  %s\n" % (sha256(archive), name + suffix))
             written += [path, path + ".sha256"]
         image, digest = oci_image(version, pogi, goarch, epoch)
-        path = os.path.join(args.out, "pogi-%s-oci.tar" % version)
+        # x86-64's names carry no architecture (the one most users take).
+        tail = "" if arch == "x86_64" else "-" + name_arch
+        path = os.path.join(args.out, "pogi-%s-oci%s.tar" % (version, tail))
         with open(path, "wb") as f:
             f.write(image)
         written.append(path)
         npm = npm_package(version, pogi, npm_arch, work, args.out)
+        if npm and tail:
+            renamed = npm[:-len(".tgz")] + "-linux" + tail + ".tgz"
+            os.replace(npm, renamed)
+            npm = renamed
         if npm:
             written.append(npm)
     print("binary (stripped): %d bytes" % len(pogi))

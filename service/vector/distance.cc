@@ -14,7 +14,12 @@ namespace {
 
 constexpr size_t kLanes = 16;
 
+#if defined(__x86_64__)
 #define POGI_VECTOR_TARGETS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+// arm64: Advanced SIMD (NEON) is part of the baseline, so one build serves.
+#define POGI_VECTOR_TARGETS
+#endif
 
 inline double Dot(const float* __restrict a, const float* __restrict b, size_t n) {
   double lane[kLanes] = {0};

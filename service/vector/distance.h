@@ -1,8 +1,9 @@
 // The distance functions of vector indexes over 32-bit float vectors, with
 // products and sums in double precision (a product of two floats is exact
-// in a double), as one pass over a slot's contiguous rows. Compiled for
-// several CPUs (AVX-512, AVX2+FMA, baseline x86-64); the dynamic loader
-// picks the one this CPU runs, in the static binary too.
+// in a double), as one pass over a slot's contiguous rows. On x86-64
+// compiled for several CPUs (AVX-512, AVX2+FMA, baseline x86-64), the
+// dynamic loader picking the one this CPU runs, in the static binary too;
+// on arm64 once, for NEON.
 #pragma once
 
 #include <cstddef>

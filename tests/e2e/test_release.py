@@ -314,5 +314,89 @@ class ReleaseTest(unittest.TestCase):
         self.assertIn("# pass 2", out)
 
 
+ARM64_BIN = os.environ.get("POGI_ARM64_BIN")
+
+
+@unittest.skipUnless(ARM64_BIN, "no arm64 build: `./dev release --arch arm64` cross-compiles one and runs "
+                                "these checks on it (a second full build does not fit CI's time)")
+@unittest.skipUnless(shutil.which("qemu-aarch64-static"), "qemu-aarch64-static is not installed")
+class Arm64ReleaseTest(unittest.TestCase):
+    """The arm64 archive, image and npm package, their binary run under
+    qemu-user. In the bare root the emulator is the only other file: the
+    binary needs no library of any architecture."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="pogi-release-arm64-")
+        cls.out = os.path.join(cls.tmp, "out")
+        cp = subprocess.run([sys.executable, PACK, "--binary", ARM64_BIN, "--out", cls.out],
+                            capture_output=True, text=True, timeout=600)
+        if cp.returncode != 0:
+            raise AssertionError("pack failed: %s%s" % (cp.stdout, cp.stderr))
+        sys.stderr.write("release/pack.py (arm64):\n" + cp.stdout)
+        cls.names = files_in(cls.out)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_files_are_named_for_arm64(self):
+        version = [n for n in self.names if n.endswith(".tar.xz")][0].split("-")[1]
+        expected = ["pogi-%s-linux-arm64.tar.%s%s" % (version, z, s) for z in ("gz", "xz") for s in ("", ".sha256")]
+        expected.append("pogi-%s-oci-arm64.tar" % version)
+        if shutil.which("npm"):
+            expected.append("pogi-%s-linux-arm64.tgz" % version)
+        self.assertEqual(self.names, sorted(expected))
+        for name in self.names:
+            if name.endswith(".sha256"):
+                cp = subprocess.run(["sha256sum", "-c", name], cwd=self.out, capture_output=True, text=True)
+                self.assertEqual(cp.returncode, 0, cp.stdout + cp.stderr)
+
+    def test_image_says_arm64(self):
+        image = next(n for n in self.names if "-oci-" in n)
+        with tarfile.open(os.path.join(self.out, image)) as tar:
+            index = json.load(tar.extractfile("index.json"))
+            platform = index["manifests"][0]["platform"]
+            manifest = json.load(tar.extractfile("blobs/sha256/" + index["manifests"][0]["digest"][7:]))
+            config = json.load(tar.extractfile("blobs/sha256/" + manifest["config"]["digest"][7:]))
+        self.assertEqual(platform, {"architecture": "arm64", "os": "linux"})
+        self.assertEqual((config["os"], config["architecture"]), ("linux", "arm64"))
+
+    @unittest.skipUnless(os.geteuid() == 0, "chroot needs root")
+    def test_binary_runs_alone_in_an_empty_root_under_qemu(self):
+        xz = next(n for n in self.names if n.endswith(".tar.xz"))
+        root = os.path.join(self.tmp, "bare")
+        os.makedirs(root)
+        cp = subprocess.run(["tar", "xJf", os.path.join(self.out, xz), "-C", root], capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0, cp.stderr)
+        top = xz[:-len(".tar.xz")]
+        with open(os.path.join(root, top, "pogi"), "rb") as f:
+            self.assertEqual(int.from_bytes(f.read(20)[18:20], "little"), 183)  # EM_AARCH64
+        shutil.copy(shutil.which("qemu-aarch64-static"), os.path.join(root, "qemu"))
+        self.assertEqual(sorted(os.listdir(root)), sorted([top, "qemu"]))
+        cp = subprocess.run(["chroot", root, "/qemu", "/%s/pogi" % top, "--version"], capture_output=True, text=True)
+        self.assertEqual(cp.returncode, 0, cp.stderr)
+        self.assertTrue(cp.stdout.startswith("pogi "), cp.stdout)
+        port, grpc_port = free_port(), free_port()
+        proc = subprocess.Popen(["chroot", root, "/qemu", "/%s/pogi" % top, "start", "--in-memory", "--port",
+                                 str(port), "--grpc-port", str(grpc_port)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_ready(proc, timeout=60)  # emulated: slower than native
+            import boto3
+            client = boto3.client("dynamodb", endpoint_url="http://%s:%d" % (LOCALHOST, port),
+                                  region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+            client.create_table(TableName="arm", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                                BillingMode="PAY_PER_REQUEST")
+            client.put_item(TableName="arm", Item={"pk": {"S": "a"}, "n": {"N": "1.50"}})
+            item = client.get_item(TableName="arm", Key={"pk": {"S": "a"}}, ConsistentRead=True)["Item"]
+            self.assertEqual(item, {"pk": {"S": "a"}, "n": {"N": "1.5"}})
+            self.assertEqual(client.list_tables()["TableNames"], ["arm"])
+        finally:
+            code, err = stop(proc)
+        self.assertEqual(code, 0, err)
+
+
 if __name__ == "__main__":
     unittest.main()

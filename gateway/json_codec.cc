@@ -230,29 +230,29 @@ Status ReadStringList(JsonRef j, google::protobuf::RepeatedPtrField<std::string>
 }
 
 // The error of a value read from one member of a value that has several
-// (its content's, such as a number's or a set's), or Ok.
-Status ContentError(const v1::AttributeValue& v) {
-  if (v.value_case() == v1::AttributeValue::VALUE_NOT_SET) return Status::Ok();
+// (its content's, such as a number's or a set's), or "" when it has none.
+std::string ContentError(const v1::AttributeValue& v) {
+  if (v.value_case() == v1::AttributeValue::VALUE_NOT_SET) return "";
   v1::AttributeValue copy = v;  // validation rewrites numbers
-  return service::ValidateValue(&copy);
+  Status s = service::ValidateValue(&copy);
+  return s.ok() ? "" : s.error().message();
 }
 
 // {"S": "x"}, {"N": "1"}, {"M": {...}}, ... An object with no known member
-// stays empty for the engine to report; two members are DynamoDB's error,
+// stays empty for the engine to report. Two members are DynamoDB's error,
 // after each member's own content is checked (DynamoDB answers {"S": "a",
-// "N": "b"} with the number's error).
+// "N": "b"} with the number's error): the value is kept empty, carrying
+// that error for validation to report in its place (MarkInvalidValue).
 Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot) {
   if (!j.is_object()) return StructureMismatch(j, slot, "AttributeValue");
   if (depth > kMaxValueDepth) return Error::Validation(service::kNestingError);
   int set = 0;
+  std::string invalid;  // the first content error of a member replaced by another
   Status st;
   j.ForEachMember([&](std::string_view key, JsonRef member) {
     if (member.is_null()) return true;
     // The value read so far is about to be replaced: its content first.
-    if (set > 0) {
-      st = ContentError(*v);
-      if (!st.ok()) return false;
-    }
+    if (set > 0 && invalid.empty()) invalid = ContentError(*v);
     ++set;
     if (key == "S") {
       st = ReadString(member, v->mutable_s());
@@ -289,10 +289,13 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot
   });
   POGI_RETURN_IF_ERROR(st);
   if (set > 1) {
-    POGI_RETURN_IF_ERROR(ContentError(*v));
-    return Error::Validation(
-        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
-        "supported datatypes");
+    if (invalid.empty()) invalid = ContentError(*v);
+    if (invalid.empty()) {
+      invalid =
+          "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+          "supported datatypes";
+    }
+    service::MarkInvalidValue(v, invalid);
   }
   return Status::Ok();
 }

@@ -48,7 +48,7 @@ Result<storage::EncodedKey> KeyOfItem(const Table& table, const value::Attribute
     if (it == item.end()) return Error::Validation("The provided key element does not match the schema");
     key[attr->name] = it->second;
   }
-  return ValidateKey(table, key);
+  return ValidateKey(table, key, /*empty_as_item=*/true);
 }
 
 }  // namespace

@@ -15,13 +15,17 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
   CheckWriteMembers(c, req);
   c.Required(req.has_key(), "key");
   POGI_RETURN_IF_ERROR(c.Finish());
+  // DynamoDB's order: the mix of expression and legacy members, the key's
+  // values, ReturnValues, Expected, the expression checks, the table.
+  ExpressionParams params = WriteConditionParams(req);
+  POGI_RETURN_IF_ERROR(CheckNotMixed(params));
+  value::AttributeMap key_map = req.key().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
   if (req.has_return_values() && req.return_values() != "NONE" && req.return_values() != "ALL_OLD") {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  POGI_ASSIGN_OR_RETURN(auto condition, ParseWriteCondition(req));
-
-  value::AttributeMap key_map = req.key().attributes();
-  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
+  ParsedExpressions parsed;
+  POGI_ASSIGN_OR_RETURN(auto condition, WriteCondition(req, params, parsed));
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
 

@@ -18,19 +18,24 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   CheckReturnOptions(c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
                      nullptr);
   POGI_RETURN_IF_ERROR(c.Finish());
+  // DynamoDB's order: the mix of expression and legacy members, the key's
+  // values, AttributesToGet, the expression checks, the table.
   ExpressionParams params;
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
   SetSubstitutions(params, req);
   if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
-  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  if (!parsed.projection && req.has_attributes_to_get()) {
-    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(req.attributes_to_get().values()));
-  }
-
+  POGI_RETURN_IF_ERROR(CheckNotMixed(params));
   value::AttributeMap key_map = req.key().attributes();
   POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
+  std::optional<expr::Projection> projection;
+  if (req.has_attributes_to_get()) {
+    POGI_ASSIGN_OR_RETURN(projection, expr::ConvertAttributesToGet(req.attributes_to_get().values()));
+  }
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  if (parsed.projection) projection = std::move(parsed.projection);
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
+  if (projection) POGI_RETURN_IF_ERROR(CheckScalarKeyPaths(*table, nullptr, projection->paths));
 
   v1::GetItemResponse resp;
   Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
@@ -48,8 +53,8 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
     FillConsumed(req.return_consumed_capacity(), req.table_name(), ReadUnits(size, req.consistent_read()),
                  resp.mutable_consumed_capacity());
   }
-  if (parsed.projection && resp.has_item()) {
-    auto projected = expr::Project(*parsed.projection, resp.item().attributes());
+  if (projection && resp.has_item()) {
+    auto projected = expr::Project(*projection, resp.item().attributes());
     *resp.mutable_item()->mutable_attributes() = std::move(projected);
   }
   return resp;

@@ -16,13 +16,17 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
   CheckWriteMembers(c, req);
   c.Required(req.has_item(), "item");
   POGI_RETURN_IF_ERROR(c.Finish());
+  // DynamoDB's order: the mix of expression and legacy members, the item's
+  // values, ReturnValues, Expected, the expression checks, the table.
+  ExpressionParams params = WriteConditionParams(req);
+  POGI_RETURN_IF_ERROR(CheckNotMixed(params));
+  value::AttributeMap item = req.item().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&item));
   if (req.has_return_values() && req.return_values() != "NONE" && req.return_values() != "ALL_OLD") {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  POGI_ASSIGN_OR_RETURN(auto condition, ParseWriteCondition(req));
-
-  value::AttributeMap item = req.item().attributes();
-  POGI_RETURN_IF_ERROR(ValidateAttributes(&item));
+  ParsedExpressions parsed;
+  POGI_ASSIGN_OR_RETURN(auto condition, WriteCondition(req, params, parsed));
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(auto key, ValidateItemForPut(*table, item));
 

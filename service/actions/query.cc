@@ -4,6 +4,8 @@
 #include "service/expr/legacy.h"
 #include "service/read/key_condition.h"
 #include "service/read/read_request.h"
+#include "service/validate/item_request.h"
+#include "service/validate/item_validation.h"
 
 namespace pogi::service {
 Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
@@ -19,36 +21,49 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
     c.Add("Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
   }
   c.AttributeNames(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr, "attributesToGet");
+  CheckLegacyMembers(c, req);
   POGI_RETURN_IF_ERROR(c.Finish());
 
+  // DynamoDB's order: the mix of expression and legacy members, QueryFilter,
+  // AttributesToGet, ExclusiveStartKey's values, a key condition present,
+  // the expression checks, KeyConditions; then the table, the index and the
+  // schema-dependent checks.
   ExpressionParams params;
   params.key_condition = IfPresent(req.has_key_condition_expression(), req.key_condition_expression());
   params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
   params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
   SetSubstitutions(params, req);
   params.value_expressions = "FilterExpression and KeyConditionExpression";
-  // KeyConditions conflicts only with KeyConditionExpression: DynamoDB lets
-  // it go with ProjectionExpression or FilterExpression.
+  // DynamoDB lists them in this order. KeyConditions conflicts only with
+  // KeyConditionExpression: it may go with ProjectionExpression or
+  // FilterExpression.
+  if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
+  if (!req.query_filter().empty()) params.legacy.push_back("QueryFilter");
+  if (req.has_conditional_operator()) params.legacy.push_back("ConditionalOperator");
   if (!req.key_conditions().empty() && req.has_key_condition_expression()) {
     params.legacy.push_back("KeyConditions");
   }
-  if (!req.query_filter().empty()) params.legacy.push_back("QueryFilter");
-  if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
-  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  bool legacy_filter = !parsed.filter && !req.query_filter().empty();
-  if (!parsed.key_condition) {
-    if (req.key_conditions().empty()) {
-      return Error::Validation(
-          "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
-    }
-    POGI_ASSIGN_OR_RETURN(parsed.key_condition,
-                          expr::ConvertFilter(req.key_conditions(), nullptr, "KeyConditions"));
-  }
+  POGI_RETURN_IF_ERROR(CheckNotMixed(params));
   POGI_ASSIGN_OR_RETURN(
-      std::string_view projection_param,
-      ApplyLegacyReadParams(parsed, req.query_filter(),
-                            IfPresent(req.has_conditional_operator(), req.conditional_operator()),
-                            "QueryFilter", req.attributes_to_get().values()));
+      auto filter,
+      LegacyFilter(req.query_filter(), IfPresent(req.has_conditional_operator(), req.conditional_operator()),
+                   "QueryFilter"));
+  const bool legacy_filter = filter.has_value();
+  POGI_ASSIGN_OR_RETURN(auto projection,
+                        LegacyProjection(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr));
+  const std::string_view projection_param = projection ? "AttributesToGet" : "ProjectionExpression";
+  POGI_RETURN_IF_ERROR(ValidateStartKeyValues(req.exclusive_start_key()));
+  if (!params.key_condition && req.key_conditions().empty()) {
+    return Error::Validation(
+        "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+  }
+  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
+  if (parsed.filter) filter = std::move(parsed.filter);
+  if (parsed.projection) projection = std::move(parsed.projection);
+  if (!parsed.key_condition) {
+    POGI_ASSIGN_OR_RETURN(parsed.key_condition,
+                          expr::ConvertFilter(req.key_conditions(), nullptr, "KeyConditions", &CheckValue));
+  }
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(
@@ -56,12 +71,14 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
       FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
   const KeySchema keys = table->KeysOf(index);
   POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(*parsed.key_condition, keys));
-  if (parsed.filter) POGI_RETURN_IF_ERROR(CheckFilterKeys(*parsed.filter, keys, legacy_filter));
+  if (projection) POGI_RETURN_IF_ERROR(CheckScalarKeyPaths(*table, index, projection->paths));
+  if (filter) POGI_RETURN_IF_ERROR(CheckFilterKeys(*filter, keys, legacy_filter));
   read.id = index ? index->id : table->id;
   read.is_index = index != nullptr;
   read.forward = !req.has_scan_index_forward() || req.scan_index_forward();
   if (!req.exclusive_start_key().empty()) {
-    POGI_ASSIGN_OR_RETURN(auto start, StartPosition(*table, index, req.exclusive_start_key()));
+    POGI_ASSIGN_OR_RETURN(auto start,
+                          StartPosition(*table, index, req.exclusive_start_key(), /*query=*/true));
     if (start.partition != *read.partition) {
       return Error::Validation(
           "The provided starting key is outside query boundaries based on provided conditions");
@@ -75,11 +92,10 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
     }
     read.start_after = std::move(start);
   }
-  POGI_ASSIGN_OR_RETURN(
-      auto page_req,
-      MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
-                      req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
-                      std::move(parsed.projection), projection_param));
+  POGI_ASSIGN_OR_RETURN(auto page_req,
+                        MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
+                                        req.has_limit() ? std::optional(req.limit()) : std::nullopt,
+                                        std::move(filter), std::move(projection), projection_param));
   return AnswerPage<v1::QueryRequest, v1::QueryResponse>(*storage_, read_lag_, read, page_req, index, req);
 }
 

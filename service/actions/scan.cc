@@ -2,6 +2,8 @@
 // optionally one segment of a parallel scan.
 #include "service/engine/engine.h"
 #include "service/read/read_request.h"
+#include "service/validate/item_request.h"
+#include "service/validate/item_validation.h"
 
 namespace pogi::service {
 
@@ -40,7 +42,31 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
           "' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to "
           "1000000");
   }
+  CheckLegacyMembers(c, req);
   POGI_RETURN_IF_ERROR(c.Finish());
+
+  // DynamoDB's order: the mix of expression and legacy members,
+  // AttributesToGet, ScanFilter, ExclusiveStartKey's values, Segment and
+  // TotalSegments, the expression checks; then the table, the index and the
+  // schema-dependent checks.
+  ExpressionParams params;
+  params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
+  params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
+  SetSubstitutions(params, req);
+  params.value_expressions = "FilterExpression";
+  // DynamoDB lists them in this order.
+  if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
+  if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
+  if (req.has_conditional_operator()) params.legacy.push_back("ConditionalOperator");
+  POGI_RETURN_IF_ERROR(CheckNotMixed(params));
+  POGI_ASSIGN_OR_RETURN(auto projection,
+                        LegacyProjection(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr));
+  const std::string_view projection_param = projection ? "AttributesToGet" : "ProjectionExpression";
+  POGI_ASSIGN_OR_RETURN(
+      auto filter,
+      LegacyFilter(req.scan_filter(), IfPresent(req.has_conditional_operator(), req.conditional_operator()),
+                   "ScanFilter"));
+  POGI_RETURN_IF_ERROR(ValidateStartKeyValues(req.exclusive_start_key()));
   if (req.has_segment() && !req.has_total_segments()) {
     return Error::Validation(
         "The TotalSegments parameter is required but was not present in the request when Segment parameter "
@@ -59,24 +85,15 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
         " is not less than TotalSegments: " + std::to_string(req.total_segments()));
   }
 
-  ExpressionParams params;
-  params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
-  params.projection = IfPresent(req.has_projection_expression(), req.projection_expression());
-  SetSubstitutions(params, req);
-  params.value_expressions = "FilterExpression";
-  if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
-  if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
   POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  POGI_ASSIGN_OR_RETURN(
-      std::string_view projection_param,
-      ApplyLegacyReadParams(parsed, req.scan_filter(),
-                            IfPresent(req.has_conditional_operator(), req.conditional_operator()),
-                            "ScanFilter", req.attributes_to_get().values()));
+  if (parsed.filter) filter = std::move(parsed.filter);
+  if (parsed.projection) projection = std::move(parsed.projection);
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(
       const Index* index,
       FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
+  if (projection) POGI_RETURN_IF_ERROR(CheckScalarKeyPaths(*table, index, projection->paths));
   storage::RangeRead read;
   read.id = index ? index->id : table->id;
   read.is_index = index != nullptr;
@@ -91,11 +108,10 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
           std::to_string(req.total_segments()) + " Segment: " + std::to_string(req.segment()));
     }
   }
-  POGI_ASSIGN_OR_RETURN(
-      auto page_req,
-      MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
-                      req.has_limit() ? std::optional(req.limit()) : std::nullopt, std::move(parsed.filter),
-                      std::move(parsed.projection), projection_param));
+  POGI_ASSIGN_OR_RETURN(auto page_req,
+                        MakePageRequest(*table, index, IfPresent(req.has_select(), req.select()),
+                                        req.has_limit() ? std::optional(req.limit()) : std::nullopt,
+                                        std::move(filter), std::move(projection), projection_param));
   return AnswerPage<v1::ScanRequest, v1::ScanResponse>(*storage_, read_lag_, read, page_req, index, req);
 }
 

@@ -20,6 +20,9 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   c.Required(req.has_key(), "key");
   POGI_RETURN_IF_ERROR(c.Finish());
 
+  // DynamoDB's order: the mix of expression and legacy members, the key's
+  // values, AttributeUpdates (values, then actions), Expected, the
+  // expression checks, the table.
   ExpressionParams params;
   params.update = IfPresent(req.has_update_expression(), req.update_expression());
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
@@ -27,21 +30,19 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   params.value_expressions = "UpdateExpression and ConditionExpression";
   if (!req.attribute_updates().empty()) params.legacy.push_back("AttributeUpdates");
   if (!req.expected().empty()) params.legacy.push_back("Expected");
-  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  POGI_ASSIGN_OR_RETURN(auto condition, LegacyOrParsedCondition(parsed, req.expected(),
-                                                                IfPresent(req.has_conditional_operator(),
-                                                                          req.conditional_operator())));
+  POGI_RETURN_IF_ERROR(CheckNotMixed(params));
+  value::AttributeMap key_map = req.key().attributes();
+  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
   // The legacy AttributeUpdates become the same Update; only some messages differ.
   bool legacy_update = !req.attribute_updates().empty();
   expr::Update update;
-  if (parsed.update) {
-    update = std::move(*parsed.update);
-  } else if (legacy_update) {
-    POGI_ASSIGN_OR_RETURN(update, expr::ConvertAttributeUpdates(req.attribute_updates()));
+  if (legacy_update && !params.update) {
+    POGI_ASSIGN_OR_RETURN(update, expr::ConvertAttributeUpdates(req.attribute_updates(), &CheckValue));
   }
+  ParsedExpressions parsed;
+  POGI_ASSIGN_OR_RETURN(auto condition, WriteCondition(req, params, parsed));
+  if (parsed.update) update = std::move(*parsed.update);
 
-  value::AttributeMap key_map = req.key().attributes();
-  POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
   POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
   POGI_RETURN_IF_ERROR(CheckNoKeyUpdate(*table, update));

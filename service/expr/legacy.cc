@@ -111,6 +111,10 @@ class ShapeErrors {
         "Value '" + value + "' at '" + path +
         "' failed to satisfy constraint: Member must satisfy enum value set: " + std::string(set));
   }
+  std::vector<std::string> Take() { return std::move(errors_); }
+  void AddAll(std::vector<std::string> messages) {
+    for (auto& m : messages) errors_.push_back(std::move(m));
+  }
   Status Finish() const {
     if (errors_.empty()) return Status::Ok();
     std::string m = std::to_string(errors_.size()) +
@@ -167,13 +171,17 @@ Status ValidateArguments(std::string_view op_name, Op op, const std::vector<cons
     return Error::InvalidParameter("Invalid number of argument(s) for the " + std::string(op_name) +
                                    " ComparisonOperator");
   }
+  // DynamoDB compares the types with each other before it checks them
+  // against the operator.
+  for (const AttributeValue* v : values) {
+    if (v->value_case() != values[0]->value_case()) {
+      return Error::InvalidParameter("AttributeValues inside AttributeValueList must be of same type");
+    }
+  }
   for (const AttributeValue* v : values) {
     if (!TypeAllowed(op, *v)) {
       return Error::InvalidParameter("ComparisonOperator " + std::string(op_name) + " is not valid for " +
                                      std::string(TypeName(*v)) + " AttributeValue type");
-    }
-    if (v->value_case() != values[0]->value_case()) {
-      return Error::InvalidParameter("AttributeValues inside AttributeValueList must be of same type");
     }
   }
   if (op == Op::kBetween) {
@@ -272,20 +280,64 @@ Condition Combine(std::vector<Condition> children, bool use_or) {
 
 std::string ForAttribute(const std::string& name) { return " for Attribute: " + name; }
 
+// The values of one entry, each by the caller's rule (none: taken as valid).
+Status CheckValues(ValueCheck check_value, const AttributeValue* value,
+                   const google::protobuf::RepeatedPtrField<AttributeValue>& list) {
+  if (!check_value) return Status::Ok();
+  if (value) POGI_RETURN_IF_ERROR(check_value(*value));
+  for (const auto& v : list) POGI_RETURN_IF_ERROR(check_value(v));
+  return Status::Ok();
+}
+
 }  // namespace
 
-Result<Condition> ConvertExpected(
-    const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
-    const std::string* conditional_operator) {
-  const std::vector<const std::string*> names = SortedKeys(expected);
+std::vector<std::string> ExpectedConstraints(
+    const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected) {
   ShapeErrors shape;
-  for (const std::string* name : names) {
+  for (const std::string* name : SortedKeys(expected)) {
     const auto& e = expected.at(*name);
     if (e.has_comparison_operator() && !ParseOp(e.comparison_operator())) {
       shape.NotInEnum(e.comparison_operator(), "expected." + *name + ".member.comparisonOperator",
                       kComparisonOperatorSet);
     }
   }
+  return shape.Take();
+}
+
+std::vector<std::string> FilterConstraints(const google::protobuf::Map<std::string, v1::Condition>& filter,
+                                           std::string_view parameter_name) {
+  const std::string member = MemberName(parameter_name);
+  ShapeErrors shape;
+  for (const std::string* name : SortedKeys(filter)) {
+    const auto& c = filter.at(*name);
+    const std::string path = member + "." + *name + ".member.comparisonOperator";
+    if (!c.has_comparison_operator()) {
+      shape.NotNull(path);
+    } else if (!ParseOp(c.comparison_operator())) {
+      shape.NotInEnum(c.comparison_operator(), path, kComparisonOperatorSet);
+    }
+  }
+  return shape.Take();
+}
+
+std::vector<std::string> UpdateConstraints(
+    const google::protobuf::Map<std::string, v1::AttributeValueUpdate>& updates) {
+  ShapeErrors shape;
+  for (const std::string* name : SortedKeys(updates)) {
+    const auto& u = updates.at(*name);
+    if (u.has_action() && u.action() != "ADD" && u.action() != "PUT" && u.action() != "DELETE") {
+      shape.NotInEnum(u.action(), "attributeUpdates." + *name + ".member.action", kActionSet);
+    }
+  }
+  return shape.Take();
+}
+
+Result<Condition> ConvertExpected(
+    const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
+    const std::string* conditional_operator, ValueCheck check_value) {
+  const std::vector<const std::string*> names = SortedKeys(expected);
+  ShapeErrors shape;
+  shape.AddAll(ExpectedConstraints(expected));
   CheckConditionalOperatorEnum(conditional_operator, shape);
   POGI_RETURN_IF_ERROR(shape.Finish());
 
@@ -293,6 +345,8 @@ Result<Condition> ConvertExpected(
   for (const std::string* name : names) {
     POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
     const auto& e = expected.at(*name);
+    POGI_RETURN_IF_ERROR(
+        CheckValues(check_value, e.has_value() ? &e.value() : nullptr, e.attribute_value_list()));
     const bool has_op = e.has_comparison_operator();
     const bool has_exists = e.has_exists();
     const bool has_value = e.has_value();
@@ -348,21 +402,13 @@ Result<Condition> ConvertExpected(
 }
 
 Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Condition>& filter,
-                                const std::string* conditional_operator, std::string_view parameter_name) {
+                                const std::string* conditional_operator, std::string_view parameter_name,
+                                ValueCheck check_value) {
   const bool key_conditions = parameter_name == "KeyConditions";
   if (key_conditions) conditional_operator = nullptr;
-  const std::string member = MemberName(parameter_name);
   const std::vector<const std::string*> names = SortedKeys(filter);
   ShapeErrors shape;
-  for (const std::string* name : names) {
-    const auto& c = filter.at(*name);
-    const std::string path = member + "." + *name + ".member.comparisonOperator";
-    if (!c.has_comparison_operator()) {
-      shape.NotNull(path);
-    } else if (!ParseOp(c.comparison_operator())) {
-      shape.NotInEnum(c.comparison_operator(), path, kComparisonOperatorSet);
-    }
-  }
+  shape.AddAll(FilterConstraints(filter, parameter_name));
   CheckConditionalOperatorEnum(conditional_operator, shape);
   POGI_RETURN_IF_ERROR(shape.Finish());
 
@@ -370,6 +416,7 @@ Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Con
   for (const std::string* name : names) {
     POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
     const auto& c = filter.at(*name);
+    POGI_RETURN_IF_ERROR(CheckValues(check_value, nullptr, c.attribute_value_list()));
     Op op = *ParseOp(c.comparison_operator());
     std::vector<const AttributeValue*> values;
     for (const auto& v : c.attribute_value_list()) values.push_back(&v);
@@ -381,21 +428,17 @@ Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Con
 }
 
 Result<Update> ConvertAttributeUpdates(
-    const google::protobuf::Map<std::string, v1::AttributeValueUpdate>& updates) {
+    const google::protobuf::Map<std::string, v1::AttributeValueUpdate>& updates, ValueCheck check_value) {
   const std::vector<const std::string*> names = SortedKeys(updates);
   ShapeErrors shape;
-  for (const std::string* name : names) {
-    const auto& u = updates.at(*name);
-    if (u.has_action() && u.action() != "ADD" && u.action() != "PUT" && u.action() != "DELETE") {
-      shape.NotInEnum(u.action(), "attributeUpdates." + *name + ".member.action", kActionSet);
-    }
-  }
+  shape.AddAll(UpdateConstraints(updates));
   POGI_RETURN_IF_ERROR(shape.Finish());
 
   Update update;
   for (const std::string* name : names) {
     POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
     const auto& u = updates.at(*name);
+    if (check_value && u.has_value()) POGI_RETURN_IF_ERROR(check_value(u.value()));
     const std::string action = u.has_action() ? u.action() : "PUT";
     const Path path = AttributeOperand(*name).path;
     if (!u.has_value()) {

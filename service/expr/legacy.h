@@ -13,9 +13,11 @@
 // detected: ..." message; then each entry in turn (entries are visited in
 // name order, since the protobuf map keeps no request order).
 //
-// REQUIRES (every function): the AttributeValues inside the parameters were
-// already validated (non-empty, numbers parseable, sets without duplicates)
-// by the request layer, as for ExpressionAttributeValues.
+// The AttributeValues inside the parameters are checked by the caller's rule
+// (`check_value`, service/validate's, since expr/ sits below it), at the
+// point DynamoDB checks them: after the member constraints, and for each
+// entry before its own rules (argument counts, operator types, actions).
+// Without a `check_value` the values must have been validated already.
 //
 // What the protobuf shape cannot tell apart: an empty AttributeValueList from
 // an absent one, and an empty map/list from an absent one. Both are treated
@@ -39,6 +41,21 @@
 #include "service/expr/types.h"
 
 namespace pogi::expr {
+
+// Checks one AttributeValue of a legacy parameter (DynamoDB's value rules).
+using ValueCheck = Status (*)(const AttributeValue& v);
+
+// The member constraints inside the legacy parameters, which DynamoDB lists
+// with the request's other member constraints, before any other check: a
+// ComparisonOperator outside the enumeration (or, in filters and
+// KeyConditions, absent) and an Action outside [ADD, PUT, DELETE]. The
+// Convert functions below check them again (for callers without a list).
+std::vector<std::string> ExpectedConstraints(
+    const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected);
+std::vector<std::string> FilterConstraints(const google::protobuf::Map<std::string, v1::Condition>& filter,
+                                           std::string_view parameter_name);
+std::vector<std::string> UpdateConstraints(
+    const google::protobuf::Map<std::string, v1::AttributeValueUpdate>& updates);
 
 // Expected + ConditionalOperator ("AND" when null, or "OR") -> Condition.
 // An empty map gives Condition::Kind::kTrue. Per entry:
@@ -67,7 +84,7 @@ namespace pogi::expr {
 // without Expected may simply pass the empty map.
 Result<Condition> ConvertExpected(
     const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
-    const std::string* conditional_operator);
+    const std::string* conditional_operator, ValueCheck check_value = nullptr);
 
 // QueryFilter / ScanFilter / KeyConditions entries + ConditionalOperator ->
 // Condition (kTrue for an empty map). `parameter_name` is "QueryFilter",
@@ -90,18 +107,19 @@ Result<Condition> ConvertExpected(
 //   BEGINS_WITH              begins_with(a, v0)
 // Argument checks ("One or more parameter values were invalid: " + ...):
 //   "Invalid number of argument(s) for the X ComparisonOperator"
-//      (NULL, NOT_NULL: 0; BETWEEN: 2; IN: 1 or more; others: 1)
-//   per value, in order: "ComparisonOperator X is not valid for T AttributeValue type"
+//      (NULL, NOT_NULL: 0; BETWEEN: 2; IN: 1 or more; others: 1), then
+//   "AttributeValues inside AttributeValueList must be of same type", then
+//   per value: "ComparisonOperator X is not valid for T AttributeValue type"
 //      (EQ, NE: any type; LT LE GT GE IN BETWEEN: S N B; BEGINS_WITH: S B;
-//       CONTAINS, NOT_CONTAINS: S N B BOOL NULL), then
-//      "AttributeValues inside AttributeValueList must be of same type"
+//       CONTAINS, NOT_CONTAINS: S N B BOOL NULL)
 //   and, unprefixed, "The BETWEEN condition was provided a range where the
 //   lower bound is greater than the upper bound".
 // A missing ComparisonOperator: "1 validation error detected: Value null at
 // 'scanFilter.a.member.comparisonOperator' failed to satisfy constraint:
 // Member must not be null".
 Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Condition>& filter,
-                                const std::string* conditional_operator, std::string_view parameter_name);
+                                const std::string* conditional_operator, std::string_view parameter_name,
+                                ValueCheck check_value = nullptr);
 
 // AttributeUpdates -> Update. Action (PUT when omitted):
 //   PUT     SET a = Value
@@ -119,7 +137,8 @@ Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Con
 // failed to satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]".
 // REQUIRES: the caller refuses updates of key attributes.
 Result<Update> ConvertAttributeUpdates(
-    const google::protobuf::Map<std::string, v1::AttributeValueUpdate>& updates);
+    const google::protobuf::Map<std::string, v1::AttributeValueUpdate>& updates,
+    ValueCheck check_value = nullptr);
 
 // Applies an Update from ConvertAttributeUpdates: expr::Apply, with the
 // run-time type error worded as DynamoDB words it for AttributeUpdates

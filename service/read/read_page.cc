@@ -52,16 +52,33 @@ void CollectNames(const expr::Projection& p, std::set<std::string>* names) {
 }
 
 Result<storage::RowPosition> StartPosition(const Table& table, const Index* index,
-                                           const value::AttributeMap& start_key) {
-  auto invalid = [] {
-    return Error::Validation(
-        "The provided starting key is invalid: The provided key element does not match the schema");
+                                           const value::AttributeMap& start_key, bool query) {
+  // DynamoDB's wording (behaviours.md V13): a Query, or a Scan of an index,
+  // answers a wrong count or a missing attribute with "The provided starting
+  // key is invalid" and a wrong type with the schema mismatch alone; a Scan
+  // of the table prefixes every error with "The provided starting key is
+  // invalid: ".
+  const bool plain = query || index;
+  auto invalid = [&](std::string message) {
+    return Error::Validation(plain ? std::move(message) : "The provided starting key is invalid: " + message);
   };
+  constexpr char kMismatch[] = "The provided key element does not match the schema";
   auto attrs = PositionAttributes(table, index);
-  if (start_key.size() != attrs.size()) return invalid();
+  if (start_key.size() != attrs.size()) {
+    return plain ? Error::Validation("The provided starting key is invalid") : invalid(kMismatch);
+  }
   for (const KeyAttribute* a : attrs) {
     auto it = start_key.find(a->name);
-    if (it == start_key.end() || value::TypeName(it->second) != a->type) return invalid();
+    if (it == start_key.end()) {
+      return plain ? Error::Validation("The provided starting key is invalid") : invalid(kMismatch);
+    }
+    if (value::TypeName(it->second) != a->type) return invalid(kMismatch);
+  }
+  for (const KeyAttribute* a : {&table.hash, table.range ? &*table.range : nullptr}) {
+    if (!a) continue;
+    if (Status s = CheckKeyValue(*a, start_key.at(a->name), a == &table.hash); !s.ok()) {
+      return invalid(s.error().message());
+    }
   }
   storage::RowPosition pos;
   pos.table_partition = value::EncodeKeyValue(start_key.at(table.hash.name));

@@ -43,8 +43,9 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
 
 // Checks ExclusiveStartKey against what is read (the table's key, plus the
 // index's key for an index) and turns it into the read's start position.
+// `query`: a Query's start key (worded as for an index; see the definition).
 Result<storage::RowPosition> StartPosition(const Table& table, const Index* index,
-                                           const value::AttributeMap& start_key);
+                                           const value::AttributeMap& start_key, bool query = false);
 
 // The top-level attribute names a condition or projection refers to.
 void CollectNames(const expr::Condition& c, std::set<std::string>* names);

@@ -4,6 +4,7 @@
 #include "service/core/transitions.h"
 #include "service/expr/legacy.h"
 #include "service/validate/item_request.h"
+#include "service/validate/item_validation.h"
 #include "service/write/index_entries.h"
 
 namespace pogi::service {
@@ -34,18 +35,19 @@ Result<const Index*> FindIndexOf(const Table& table, const std::string* index_na
   return index;
 }
 
-Result<std::string_view> ApplyLegacyReadParams(
-    ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::Condition>& filter,
-    const std::string* conditional_operator, std::string_view filter_name,
-    const google::protobuf::RepeatedPtrField<std::string>& attributes_to_get) {
-  if (!parsed.filter && (!filter.empty() || conditional_operator)) {
-    POGI_ASSIGN_OR_RETURN(parsed.filter, expr::ConvertFilter(filter, conditional_operator, filter_name));
-  }
-  if (!parsed.projection && !attributes_to_get.empty()) {
-    POGI_ASSIGN_OR_RETURN(parsed.projection, expr::ConvertAttributesToGet(attributes_to_get));
-    return std::string_view("AttributesToGet");
-  }
-  return std::string_view("ProjectionExpression");
+Result<std::optional<expr::Condition>> LegacyFilter(
+    const google::protobuf::Map<std::string, v1::Condition>& filter, const std::string* conditional_operator,
+    std::string_view filter_name) {
+  if (filter.empty() && !conditional_operator) return std::optional<expr::Condition>();
+  POGI_ASSIGN_OR_RETURN(auto condition,
+                        expr::ConvertFilter(filter, conditional_operator, filter_name, &CheckValue));
+  return std::optional<expr::Condition>(std::move(condition));
+}
+
+Result<std::optional<expr::Projection>> LegacyProjection(const v1::AttributeNameList* attributes_to_get) {
+  if (!attributes_to_get || attributes_to_get->values().empty()) return std::optional<expr::Projection>();
+  POGI_ASSIGN_OR_RETURN(auto projection, expr::ConvertAttributesToGet(attributes_to_get->values()));
+  return std::optional<expr::Projection>(std::move(projection));
 }
 
 Result<PageRequest> MakePageRequest(const Table& table, const Index* index, const std::string* select,

@@ -22,13 +22,15 @@ void CheckReadMembers(Constraints& c, const std::string* table_name, const std::
 // The index named `index_name` (null when absent), or DynamoDB's error.
 Result<const Index*> FindIndexOf(const Table& table, const std::string* index_name, bool consistent_read);
 
-// The legacy filter (QueryFilter/ScanFilter, with ConditionalOperator) and
-// AttributesToGet, turned into the parsed forms when the expression forms
-// are absent. Returns the name of the projection parameter in use.
-Result<std::string_view> ApplyLegacyReadParams(
-    ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::Condition>& filter,
-    const std::string* conditional_operator, std::string_view filter_name,
-    const google::protobuf::RepeatedPtrField<std::string>& attributes_to_get);
+// The legacy filter (QueryFilter/ScanFilter, with ConditionalOperator) as a
+// condition, its values checked first; none when both are absent.
+// REQUIRES: CheckNotMixed passed (so no FilterExpression comes with them).
+Result<std::optional<expr::Condition>> LegacyFilter(
+    const google::protobuf::Map<std::string, v1::Condition>& filter, const std::string* conditional_operator,
+    std::string_view filter_name);
+
+// AttributesToGet as a projection; none when absent.
+Result<std::optional<expr::Projection>> LegacyProjection(const v1::AttributeNameList* attributes_to_get);
 
 // Resolves Select against the projection and the index, and decides whether
 // an LSI read must fetch attributes from the table. `projection_param` names

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "service/expr/legacy.h"
 #include "service/validate/constraints.h"
 
 namespace pogi::service {
@@ -20,9 +22,35 @@ void CheckConditionalOperator(Constraints& c, const std::string* value);
 // structure ("statements.1.member.") for a member of a list element.
 void CheckReturnOnFailure(Constraints& c, const std::string* value, const std::string& prefix = "");
 
+// The member constraints inside a request's legacy parameters (Expected,
+// AttributeUpdates, QueryFilter/ScanFilter, KeyConditions), listed with its
+// other member constraints as DynamoDB lists them.
+template <typename Request>
+void CheckLegacyMembers(Constraints& c, const Request& req) {
+  auto add = [&](std::vector<std::string> messages) {
+    for (auto& m : messages) c.Add(std::move(m));
+  };
+  if constexpr (requires { req.expected(); }) {
+    if (!req.expected().empty()) add(expr::ExpectedConstraints(req.expected()));
+  }
+  if constexpr (requires { req.attribute_updates(); }) {
+    if (!req.attribute_updates().empty()) add(expr::UpdateConstraints(req.attribute_updates()));
+  }
+  if constexpr (requires { req.key_conditions(); }) {
+    if (!req.key_conditions().empty()) add(expr::FilterConstraints(req.key_conditions(), "KeyConditions"));
+  }
+  if constexpr (requires { req.query_filter(); }) {
+    if (!req.query_filter().empty()) add(expr::FilterConstraints(req.query_filter(), "QueryFilter"));
+  }
+  if constexpr (requires { req.scan_filter(); }) {
+    if (!req.scan_filter().empty()) add(expr::FilterConstraints(req.scan_filter(), "ScanFilter"));
+  }
+}
+
 // The member checks PutItem, UpdateItem and DeleteItem share: the table name,
 // ReturnValues, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
-// ReturnValuesOnConditionCheckFailure and ConditionalOperator.
+// ReturnValuesOnConditionCheckFailure, ConditionalOperator and the legacy
+// parameters' members.
 template <typename Request>
 void CheckWriteMembers(Constraints& c, const Request& req) {
   auto present = [](bool has, const std::string& v) { return has ? &v : nullptr; };
@@ -33,6 +61,7 @@ void CheckWriteMembers(Constraints& c, const Request& req) {
   CheckReturnOnFailure(c, present(req.has_return_values_on_condition_check_failure(),
                                   req.return_values_on_condition_check_failure()));
   CheckConditionalOperator(c, present(req.has_conditional_operator(), req.conditional_operator()));
+  CheckLegacyMembers(c, req);
 }
 
 }  // namespace pogi::service

@@ -1,8 +1,11 @@
 // Attribute value, item and key validation with DynamoDB's messages.
 #include "service/validate/item_validation.h"
 
+#include <google/protobuf/unknown_field_set.h>
+
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "common/base64.h"
 #include "service/value/decimal.h"
@@ -24,6 +27,22 @@ Error DuplicatesError(const google::protobuf::RepeatedPtrField<std::string>& val
                                  " contains duplicates.");
 }
 
+// MarkInvalidValue's error travels as an unknown field of the empty value
+// (no field of the proto is spent on it, and a valid value carries none).
+constexpr int kCarriedErrorField = 1000;
+
+const std::string* CarriedError(const V& v) {
+  const auto& unknown = v.GetReflection()->GetUnknownFields(v);
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    const auto& f = unknown.field(i);
+    if (f.number() == kCarriedErrorField &&
+        f.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) {
+      return &f.length_delimited();
+    }
+  }
+  return nullptr;
+}
+
 Status CanonicalNumber(std::string* n) {
   POGI_ASSIGN_OR_RETURN(auto d, value::Decimal::Parse(*n));
   *n = d.ToString();
@@ -36,6 +55,7 @@ Status ValidateAt(V* v, int depth) {
   }
   switch (v->value_case()) {
     case V::VALUE_NOT_SET:
+      if (const std::string* carried = CarriedError(*v)) return Error::Validation(*carried);
       return Error::Validation(
           "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
     case V::kNullValue:
@@ -95,19 +115,28 @@ Status ValidateAt(V* v, int depth) {
 }
 
 // Checks one key attribute's value against its declared type and limits.
-// `for_item` selects PutItem's messages over those of a Key parameter.
-Status CheckKeyAttribute(const KeyAttribute& attr, const V& v, bool is_partition, bool for_item) {
+// `for_item` selects PutItem's messages over those of a Key parameter for a
+// wrong type, `empty_as_item` for an empty value.
+Status CheckKeyAttribute(const KeyAttribute& attr, const V& v, bool is_partition, bool for_item,
+                         bool empty_as_item) {
   if (value::TypeName(v) != attr.type) {
     if (!for_item) return Error::Validation("The provided key element does not match the schema");
     return Error::InvalidParameter("Type mismatch for key " + attr.name + " expected: " + attr.type +
                                    " actual: " + std::string(value::TypeName(v)));
   }
+  return CheckKeyValue(attr, v, is_partition, empty_as_item);
+}
+
+}  // namespace
+
+Status CheckKeyValue(const KeyAttribute& attr, const V& v, bool is_partition, bool empty_as_item) {
   size_t size = v.value_case() == V::kS ? v.s().size() : v.value_case() == V::kB ? v.b().size() : 0;
   if (v.value_case() != V::kN && size == 0) {
-    return Error::Validation(
-        std::string("One or more parameter values are not valid. The AttributeValue for a key "
-                    "attribute cannot contain an empty ") +
-        (v.value_case() == V::kS ? "string" : "binary") + " value. Key: " + attr.name);
+    // DynamoDB words this differently for an Item and for a Key parameter.
+    std::string detail = std::string("The AttributeValue for a key attribute cannot contain an empty ") +
+                         (v.value_case() == V::kS ? "string" : "binary") + " value. Key: " + attr.name;
+    if (!empty_as_item) return Error::InvalidParameter(detail);
+    return Error::Validation("One or more parameter values are not valid. " + detail);
   }
   if (is_partition && size > kMaxPartitionKeySize) {
     return Error::InvalidParameter("Size of hashkey has exceeded the maximum size limit of2048 bytes");
@@ -118,6 +147,8 @@ Status CheckKeyAttribute(const KeyAttribute& attr, const V& v, bool is_partition
   }
   return Status::Ok();
 }
+
+namespace {
 
 storage::EncodedKey Encode(const Table& table, const AttributeMap& m) {
   storage::EncodedKey key;
@@ -130,10 +161,54 @@ storage::EncodedKey Encode(const Table& table, const AttributeMap& m) {
 
 Status ValidateValue(V* v) { return ValidateAt(v, 1); }
 
+Status CheckValue(const V& v) {
+  V copy = v;
+  return ValidateAt(&copy, 1);
+}
+
+std::vector<const std::string*> NamesInOrder(const AttributeMap& map) {
+  std::vector<const std::string*> names;
+  names.reserve(map.size());
+  for (const auto& entry : map) names.push_back(&entry.first);
+  std::sort(names.begin(), names.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  return names;
+}
+
 Status ValidateAttributes(AttributeMap* item) {
   for (auto& [name, v] : *item) {
-    POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
-    POGI_RETURN_IF_ERROR(ValidateValue(&v));
+    Status s = value::CheckAttributeName(name);
+    if (s.ok()) s = ValidateValue(&v);
+    if (s.ok()) continue;
+    // The proto map iterates in an order of its own, different from one
+    // request to the next: with several bad members, answer the first by
+    // name, so that the same request always gets the same answer. Only an
+    // invalid request pays for it.
+    if (item->size() == 1) return s;
+    for (const std::string* n : NamesInOrder(*item)) {
+      POGI_RETURN_IF_ERROR(value::CheckAttributeName(*n));
+      POGI_RETURN_IF_ERROR(CheckValue(item->at(*n)));
+    }
+    return s;
+  }
+  return Status::Ok();
+}
+
+void MarkInvalidValue(V* v, const std::string& message) {
+  v->Clear();
+  v->GetReflection()->MutableUnknownFields(v)->AddLengthDelimited(kCarriedErrorField, message);
+}
+
+Status ValidateStartKeyValues(const AttributeMap& key) {
+  for (const std::string* name : NamesInOrder(key)) {  // the same answer every time
+    Status s = CheckValue(key.at(*name));
+    if (s.ok()) continue;
+    const std::string& m = s.error().message();
+    bool shape = m.starts_with("Supplied AttributeValue") ||
+                 m.ends_with("Null attribute value types must have the value of true") ||
+                 m.ends_with("An string set  may not be empty") ||
+                 m.ends_with("Binary sets should not be empty");
+    if (!shape) return s;
+    return Error::Validation("The provided starting key is invalid: " + m);
   }
   return Status::Ok();
 }
@@ -143,7 +218,8 @@ Result<storage::EncodedKey> ValidateItemForPut(const Table& table, const Attribu
     if (!attr) continue;
     auto it = item.find(attr->name);
     if (it == item.end()) return Error::InvalidParameter("Missing the key " + attr->name + " in the item");
-    POGI_RETURN_IF_ERROR(CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/true));
+    POGI_RETURN_IF_ERROR(CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/true,
+                                           /*empty_as_item=*/true));
   }
   if (value::ItemSize(item) > kMaxItemSize) {
     return Error::Validation("Item size has exceeded the maximum allowed size");
@@ -151,7 +227,7 @@ Result<storage::EncodedKey> ValidateItemForPut(const Table& table, const Attribu
   return Encode(table, item);
 }
 
-Result<storage::EncodedKey> ValidateKey(const Table& table, const AttributeMap& key) {
+Result<storage::EncodedKey> ValidateKey(const Table& table, const AttributeMap& key, bool empty_as_item) {
   size_t expected = table.range ? 2 : 1;
   if (key.size() != expected) {
     return Error::Validation("The provided key element does not match the schema");
@@ -160,7 +236,8 @@ Result<storage::EncodedKey> ValidateKey(const Table& table, const AttributeMap& 
     if (!attr) continue;
     auto it = key.find(attr->name);
     if (it == key.end()) return Error::Validation("The provided key element does not match the schema");
-    POGI_RETURN_IF_ERROR(CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/false));
+    POGI_RETURN_IF_ERROR(
+        CheckKeyAttribute(*attr, it->second, attr == &table.hash, /*for_item=*/false, empty_as_item));
   }
   return Encode(table, key);
 }

@@ -3,6 +3,9 @@
 // that what is stored and compared is canonical.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "common/result.h"
 #include "service/core/catalog.h"
 #include "service/value/item.h"
@@ -25,8 +28,34 @@ inline constexpr const char* kNestingError =
 // without duplicates, numbers valid, nesting within limits) and puts its
 // numbers in canonical form.
 Status ValidateValue(v1::AttributeValue* v);
-// ValidateValue over every attribute of a map.
+// ValidateValue of a value that is only read, such as one inside a legacy
+// parameter (a copy is checked; its numbers stay as given).
+Status CheckValue(const v1::AttributeValue& v);
+// ValidateValue over every attribute of a map (and each name's rules). With
+// several bad attributes, the first in name order answers.
 Status ValidateAttributes(AttributeMap* item);
+
+// A map's names in byte order: a stable order for reporting the first of
+// several errors (the proto map's own order changes from call to call).
+std::vector<const std::string*> NamesInOrder(const AttributeMap& map);
+
+// A value that arrived with several datatypes set cannot be held by the
+// proto's oneof: the reader stores it empty, carrying the error DynamoDB
+// gives for it (a member's content error, else "more than one datatypes"),
+// and ValidateValue reports that error. So the error comes where DynamoDB
+// checks that value (after the member constraints, wrapped by location),
+// not while the request is read.
+void MarkInvalidValue(v1::AttributeValue* v, const std::string& message);
+
+// A key attribute's value of the declared type: not empty (S, B) and within
+// the key size limits. `empty_as_item` as for ValidateKey.
+Status CheckKeyValue(const KeyAttribute& attr, const v1::AttributeValue& v, bool is_partition,
+                     bool empty_as_item = false);
+
+// ExclusiveStartKey's values. DynamoDB prefixes "The provided starting key
+// is invalid: " to the errors of a value's shape (empty, NULL false, empty
+// SS or BS, several datatypes), not to number, NS or duplicate errors.
+Status ValidateStartKeyValues(const AttributeMap& key);
 
 // The two below expect ValidateAttributes to have run first: DynamoDB checks
 // values before it looks the table up.
@@ -37,6 +66,10 @@ Result<storage::EncodedKey> ValidateItemForPut(const Table& table, const Attribu
 
 // For GetItem/DeleteItem/UpdateItem: the key must have exactly the table's
 // key attributes, of the declared types. Returns the encoded key.
-Result<storage::EncodedKey> ValidateKey(const Table& table, const AttributeMap& key);
+// `empty_as_item` words an empty key value as an Item's ("... are not
+// valid. ..."), as BatchWriteItem does for a PutRequest's item; a Key
+// parameter's is "One or more parameter values were invalid: ...".
+Result<storage::EncodedKey> ValidateKey(const Table& table, const AttributeMap& key,
+                                        bool empty_as_item = false);
 
 }  // namespace pogi::service

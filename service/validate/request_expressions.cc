@@ -11,14 +11,14 @@ namespace pogi::service {
 namespace {
 
 // DynamoDB's "Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}".
-Status CheckNotMixed(const ExpressionParams& p) {
+Status CheckMix(const ExpressionParams& p) {
   std::vector<std::string_view> used;
   if (p.update) used.push_back("UpdateExpression");
   if (p.condition) used.push_back("ConditionExpression");
   if (p.projection) used.push_back("ProjectionExpression");
   if (p.filter) used.push_back("FilterExpression");
   if (p.key_condition) used.push_back("KeyConditionExpression");
-  if (p.legacy.empty() || used.empty()) return Status::Ok();
+  if (used.empty()) return Status::Ok();
   auto join = [](const std::vector<std::string_view>& v) {
     std::string s;
     for (auto x : v) s += (s.empty() ? "" : ", ") + std::string(x);
@@ -30,13 +30,28 @@ Status CheckNotMixed(const ExpressionParams& p) {
       join(p.legacy) + "} Expression parameters: {" + join(used) + "}");
 }
 
-Status CheckSubstitutionMaps(const ExpressionParams& p) {
+// ExpressionAttributeNames/Values in a request without the expressions that
+// use them.
+Status CheckSubstitutionsHaveExpressions(const ExpressionParams& p) {
   bool any_expression =
       p.condition || p.update || p.projection || p.key_condition || p.filter || p.search_condition;
-  if (p.names) {
-    if (!any_expression) {
-      return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
+  if (p.names && !any_expression) {
+    return Error::Validation("ExpressionAttributeNames can only be specified when using expressions");
+  }
+  if (p.values && !p.condition && !p.update && !p.key_condition && !p.filter && !p.search_condition) {
+    // DynamoDB names the operation's expressions that were null.
+    std::string m = "ExpressionAttributeValues can only be specified when using expressions";
+    if (!p.value_expressions.empty()) {
+      m.append(": ").append(p.value_expressions);
+      m.append(p.value_expressions.find(" and ") == std::string_view::npos ? " is null" : " are null");
     }
+    return Error::Validation(m);
+  }
+  return Status::Ok();
+}
+
+Status CheckSubstitutionMaps(const ExpressionParams& p) {
+  if (p.names) {
     if (p.names->empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
     for (const auto& [k, v] : *p.names) {
       if (k.size() < 2 || k[0] != '#') {
@@ -58,15 +73,6 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
     }
   }
   if (p.values) {
-    if (!p.condition && !p.update && !p.key_condition && !p.filter && !p.search_condition) {
-      // DynamoDB names the operation's expressions that were null.
-      std::string m = "ExpressionAttributeValues can only be specified when using expressions";
-      if (!p.value_expressions.empty()) {
-        m.append(": ").append(p.value_expressions);
-        m.append(p.value_expressions.find(" and ") == std::string_view::npos ? " is null" : " are null");
-      }
-      return Error::Validation(m);
-    }
     if (p.values->empty()) return Error::Validation("ExpressionAttributeValues must not be empty");
     for (const auto& [k, v] : *p.values) {
       if (k.size() < 2 || k[0] != ':') {
@@ -80,6 +86,11 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
 
 }  // namespace
 
+Status CheckNotMixed(const ExpressionParams& p) {
+  if (!p.legacy.empty()) POGI_RETURN_IF_ERROR(CheckMix(p));  // no work in the common case
+  return CheckSubstitutionsHaveExpressions(p);
+}
+
 Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
   POGI_RETURN_IF_ERROR(CheckNotMixed(p));
   POGI_RETURN_IF_ERROR(CheckSubstitutionMaps(p));
@@ -88,9 +99,14 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
   if (p.values) {
     values = *p.values;
     for (auto& [k, v] : *values) {
-      if (Status s = ValidateValue(&v); !s.ok()) {
-        return Error::Validation("ExpressionAttributeValues contains invalid value: " + s.error().message() +
-                                 " for key " + k);
+      if (ValidateValue(&v).ok()) continue;
+      // The first bad value by name, the same answer every time (see
+      // ValidateAttributes); only an invalid request pays for it.
+      for (const std::string* name : NamesInOrder(*values)) {
+        if (Status s = CheckValue(values->at(*name)); !s.ok()) {
+          return Error::Validation("ExpressionAttributeValues contains invalid value: " +
+                                   s.error().message() + " for key " + *name);
+        }
       }
     }
   }
@@ -122,10 +138,35 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
   return out;
 }
 
+namespace {
+
+Error NestedKeyPath(std::string_view which, const std::string& name) {
+  return Error::Validation(
+      "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: " +
+      std::string(which) + ": " + name);
+}
+
+bool IsTableKey(const Table& table, const std::string& name) {
+  return name == table.hash.name || (table.range && name == table.range->name);
+}
+
+}  // namespace
+
+Status CheckScalarKeyPaths(const Table& table, const Index* index, const std::vector<expr::Path>& paths) {
+  for (const expr::Path& path : paths) {
+    if (path.size() < 2) continue;  // the common case: a top-level name
+    const std::string& top = path.front().name;
+    if (IsTableKey(table, top)) return NestedKeyPath("Key", top);
+    if (index && index->keys.Has(top)) return NestedKeyPath("IndexKey", top);
+  }
+  return Status::Ok();
+}
+
 Status CheckNoKeyUpdate(const Table& table, const expr::Update& update) {
   auto check = [&](const expr::Path& path) -> Status {
     const std::string& top = path.front().name;
-    if (top == table.hash.name || (table.range && top == table.range->name)) {
+    if (path.size() > 1 && IsTableKey(table, top)) return NestedKeyPath("Key", top);
+    if (IsTableKey(table, top)) {
       return Error::InvalidParameter("Cannot update attribute " + top +
                                      ". This attribute is part of the key");
     }
@@ -138,12 +179,11 @@ Status CheckNoKeyUpdate(const Table& table, const expr::Update& update) {
   return Status::Ok();
 }
 
-Result<std::optional<expr::Condition>> LegacyOrParsedCondition(
-    ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
+Result<std::optional<expr::Condition>> ExpectedCondition(
+    const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
     const std::string* conditional_operator) {
-  if (parsed.condition) return std::move(parsed.condition);
   if (expected.empty() && !conditional_operator) return std::optional<expr::Condition>();
-  POGI_ASSIGN_OR_RETURN(auto condition, expr::ConvertExpected(expected, conditional_operator));
+  POGI_ASSIGN_OR_RETURN(auto condition, expr::ConvertExpected(expected, conditional_operator, &CheckValue));
   return std::optional<expr::Condition>(std::move(condition));
 }
 

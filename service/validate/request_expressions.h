@@ -44,7 +44,15 @@ struct ParsedExpressions {
   std::optional<expr::Condition> search_condition;
 };
 
-// Validates and parses. Errors are DynamoDB's ValidationExceptions.
+// "Can not use both expression and non-expression parameters ...", then
+// "ExpressionAttributeNames (or Values) can only be specified when using
+// expressions": the first of an item operation's own checks, before any
+// attribute value.
+Status CheckNotMixed(const ExpressionParams& params);
+
+// Validates and parses (CheckNotMixed included), in DynamoDB's order: the
+// ExpressionAttributeNames/Values maps, the values, each expression, unused
+// names and values. Errors are DynamoDB's ValidationExceptions.
 Result<ParsedExpressions> ParseExpressions(const ExpressionParams& params);
 
 // Points `p` at a request's ExpressionAttributeNames/Values when present.
@@ -59,24 +67,38 @@ void SetSubstitutions(ExpressionParams& p, const Request& req) {
 // The string member when the request has it, else null.
 inline const std::string* IfPresent(bool has, const std::string& s) { return has ? &s : nullptr; }
 
-// The write's condition: the ConditionExpression, else the legacy Expected
-// (with ConditionalOperator), else none.
-Result<std::optional<expr::Condition>> LegacyOrParsedCondition(
-    ParsedExpressions& parsed, const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
+// The legacy Expected (with ConditionalOperator) as a condition, its values
+// checked first: none when both are absent.
+Result<std::optional<expr::Condition>> ExpectedCondition(
+    const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
     const std::string* conditional_operator);
 
-// The condition of a PutItem or DeleteItem: ConditionExpression (with its
-// substitutions) or the legacy Expected, checked and parsed.
+// The expression parameters of a PutItem or DeleteItem.
 template <typename Request>
-Result<std::optional<expr::Condition>> ParseWriteCondition(const Request& req) {
+ExpressionParams WriteConditionParams(const Request& req) {
   ExpressionParams params;
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
   SetSubstitutions(params, req);
   params.value_expressions = "ConditionExpression";
   if (!req.expected().empty()) params.legacy.push_back("Expected");
-  POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
-  return LegacyOrParsedCondition(parsed, req.expected(),
-                                 IfPresent(req.has_conditional_operator(), req.conditional_operator()));
+  return params;
+}
+
+// The condition of a write whose attribute values have been checked:
+// Expected (when there is no ConditionExpression), then the expression
+// checks, DynamoDB's order. `parsed` receives the parsed expressions.
+template <typename Request>
+Result<std::optional<expr::Condition>> WriteCondition(const Request& req, const ExpressionParams& params,
+                                                      ParsedExpressions& parsed) {
+  std::optional<expr::Condition> condition;
+  if (!params.condition) {
+    POGI_ASSIGN_OR_RETURN(
+        condition, ExpectedCondition(req.expected(),
+                                     IfPresent(req.has_conditional_operator(), req.conditional_operator())));
+  }
+  POGI_ASSIGN_OR_RETURN(parsed, ParseExpressions(params));
+  if (parsed.condition) condition = std::move(parsed.condition);
+  return condition;
 }
 
 // OK when there is no condition or `old` (null: no item) satisfies it; else
@@ -86,6 +108,12 @@ Status CheckCondition(const std::optional<expr::Condition>& condition, const exp
 
 // DynamoDB refuses an update that touches a key attribute.
 Status CheckNoKeyUpdate(const Table& table, const expr::Update& update);
+
+// DynamoDB refuses a nested path (x.y or x[n]) whose top is a key attribute
+// of the table ("Key attributes must be scalars; ... Key: x") or of the
+// index read (index: null for the table; "... IndexKey: x"). Checked after
+// the table lookup.
+Status CheckScalarKeyPaths(const Table& table, const Index* index, const std::vector<expr::Path>& paths);
 
 // The error of a failed condition; carries the old item when
 // ReturnValuesOnConditionCheckFailure is ALL_OLD.

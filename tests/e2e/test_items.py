@@ -301,11 +301,12 @@ class Validation(ItemsBase):
         self.assertPutRejected({"pk": {"S": ""}},
                                "One or more parameter values are not valid. The AttributeValue "
                                "for a key attribute cannot contain an empty string value. Key: pk")
+        # A Key parameter is worded as "were invalid:" (behaviours.md V15).
         t, m = self.raw_error("GetItem", {"TableName": HASH_TABLE, "Key": {"pk": {"S": ""}}})
-        self.assertEqual(m, "One or more parameter values are not valid. The AttributeValue for a "
+        self.assertEqual(m, "One or more parameter values were invalid: The AttributeValue for a "
                             "key attribute cannot contain an empty string value. Key: pk")
         t, m = self.raw_error("DeleteItem", {"TableName": HASH_TABLE, "Key": {"pk": {"S": ""}}})
-        self.assertEqual(m, "One or more parameter values are not valid. The AttributeValue for a "
+        self.assertEqual(m, "One or more parameter values were invalid: The AttributeValue for a "
                             "key attribute cannot contain an empty string value. Key: pk")
 
     def test_empty_binary_key(self):

@@ -661,13 +661,16 @@ class Errors(QueryBase):
                ExpressionAttributeValues={":p": {"S": "f"}, ":x": {"S": "y"}})
 
     def test_exclusive_start_key_not_matching_schema(self):
-        msg = "The provided starting key is invalid: The provided key element does not match the schema"
+        # A Query words these apart (behaviours.md V13): a wrong count or a
+        # missing attribute, then a wrong type.
+        invalid = "The provided starting key is invalid"
+        mismatch = "The provided key element does not match the schema"
         eav = {":p": {"S": "f"}}
-        self.q(msg, KeyConditionExpression="pk = :p", ExpressionAttributeValues=eav,
+        self.q(invalid, KeyConditionExpression="pk = :p", ExpressionAttributeValues=eav,
                ExclusiveStartKey={"pk": {"S": "f"}})
-        self.q(msg, KeyConditionExpression="pk = :p", ExpressionAttributeValues=eav,
+        self.q(mismatch, KeyConditionExpression="pk = :p", ExpressionAttributeValues=eav,
                ExclusiveStartKey={"pk": {"S": "f"}, "sk": {"S": "1"}})
-        self.q(msg, KeyConditionExpression="pk = :p", ExpressionAttributeValues=eav,
+        self.q(invalid, KeyConditionExpression="pk = :p", ExpressionAttributeValues=eav,
                ExclusiveStartKey={"pk": {"S": "f"}, "sk": {"N": "1"}, "x": {"S": "1"}})
 
     def test_limit_out_of_range(self):

@@ -124,7 +124,8 @@ class TransactionsTest(ServerTestCase):
                                                                   "ConditionExpression": "attribute_not_exists(pk)",
                                                                   "ExpressionAttributeValues": {":v": S("x")}}}])
         self.assertClientError(self.ddb.transact_write_items, "ValidationException",
-                               "One or more parameter values are not valid. The AttributeValue for a key attribute "
+                               # A Key parameter's wording (behaviours.md V15).
+                               "One or more parameter values were invalid: The AttributeValue for a key attribute "
                                "cannot contain an empty string value. Key: pk",
                                TransactItems=[{"Delete": {"TableName": self.t, "Key": {"pk": S("")}}}])
         self.assertClientError(self.ddb.transact_write_items, "ValidationException",

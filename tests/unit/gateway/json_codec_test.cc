@@ -10,6 +10,7 @@
 #include <string>
 
 #include "pogi/v1/dynamodb.pb.h"
+#include "service/validate/item_validation.h"
 
 namespace pogi::gateway {
 namespace {
@@ -347,12 +348,23 @@ TEST(JsonCodecTest, MalformedJsonIsASerializationException) {
   EXPECT_EQ(DecodeError<v1::DescribeTableRequest>("null").code(), ErrorCode::kSerialization);
 }
 
+// The value's error, as item validation reports it after decoding.
+std::string ItemValueError(const std::string& item) {
+  auto put = Decode<v1::PutItemRequest>(std::string(R"({"Item": )") + item + "}");
+  auto attributes = put.item().attributes();
+  Status s = service::ValidateAttributes(&attributes);
+  EXPECT_FALSE(s.ok()) << item;
+  if (s.ok()) return "(valid)";
+  EXPECT_EQ(s.error().code(), ErrorCode::kValidation) << item;
+  return s.error().message();
+}
+
 TEST(JsonCodecTest, TwoTypesInOneAttributeValueIsAValidationException) {
+  // Decoding succeeds: the value carries its error to validation, which
+  // DynamoDB runs after the member constraints.
   for (const char* item : {R"({"a": {"S": "x", "N": "1"}})", R"({"a": {"NULL": true, "BOOL": false}})",
                            R"({"a": {"L": [{"SS": ["a"], "NS": ["1"]}]}})"}) {
-    Error e = DecodeError<v1::PutItemRequest>(std::string(R"({"Item": )") + item + "}");
-    EXPECT_EQ(e.code(), ErrorCode::kValidation) << item;
-    EXPECT_EQ(e.message(), kTwoTypes) << item;
+    EXPECT_EQ(ItemValueError(item), kTwoTypes) << item;
   }
   // Each member's content is checked first, in member order (DynamoDB's
   // order): a bad number or set wins over the two types.
@@ -364,9 +376,12 @@ TEST(JsonCodecTest, TwoTypesInOneAttributeValueIsAValidationException) {
            {R"({"a": {"S": "a", "NS": ["1", "1"]}})", "Input collection contains duplicates"},
            {R"({"a": {"SS": [], "S": "a"}})",
             "One or more parameter values were invalid: An string set  may not be empty"}}) {
-    Error e = DecodeError<v1::PutItemRequest>(std::string(R"({"Item": )") + item + "}");
-    EXPECT_EQ(e.message(), message) << item;
+    EXPECT_EQ(ItemValueError(item), message) << item;
   }
+  // A serialization error anywhere in the request still wins.
+  EXPECT_EQ(
+      SerializationMessage<v1::PutItemRequest>(R"({"Item": {"a": {"S": "a", "N": "b"}, "c": {"S": 5}}})"),
+      "NUMBER_VALUE cannot be converted to String");
 }
 
 TEST(JsonCodecTest, ValueNestingIsBoundedBeforeAnyWork) {

@@ -383,6 +383,9 @@ TEST(ExprLegacyTest, ArgumentMessages) {
       std::string(kInvalid) + "AttributeValues inside AttributeValueList must be of same type";
   EXPECT_EQ(FilterError("IN", {N("3"), S("dog")}), same);
   EXPECT_EQ(FilterError("BETWEEN", {N("4"), S("dog")}), same);
+  // The types are compared with each other before the operator judges them
+  // (behaviours.md O2).
+  EXPECT_EQ(FilterError("IN", {M({{"k", N("1")}}), S("dog")}), same);
 
   const std::string bounds =
       "The BETWEEN condition was provided a range where the lower bound is greater than the "
@@ -522,6 +525,40 @@ TEST(ExprLegacyTest, AttributesToGet) {
   ASSERT_FALSE(dup.ok());
   EXPECT_EQ(dup.error().message(),
             "One or more parameter values were invalid: Duplicate value in attribute name: b");
+}
+
+// The caller's value rule runs after the member constraints and, for each
+// entry, before its own rules (behaviours.md O2, V32).
+Status RefuseEmptyStrings(const AttributeValue& v) {
+  if (v.has_s() && v.s().empty()) return Error::Validation("empty string refused");
+  return Status::Ok();
+}
+
+TEST(LegacyTest, ValuesAreCheckedBeforeTheEntryRules) {
+  FilterMap f;
+  f["a"] = Cond("BEGINS_WITH", {S(""), N("1")});  // a count error too
+  auto c = ConvertFilter(f, nullptr, "ScanFilter", &RefuseEmptyStrings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().message(), "empty string refused");
+  // The constraints still come first.
+  f["b"] = Cond("BOGUS", {});
+  c = ConvertFilter(f, nullptr, "ScanFilter", &RefuseEmptyStrings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message().find("validation error detected"), std::string::npos);
+
+  ExpectedMap e;
+  e["a"] = Value(S(""));
+  e["a"].add_attribute_value_list();  // Value with AttributeValueList: the values win
+  auto x = ConvertExpected(e, nullptr, &RefuseEmptyStrings);
+  ASSERT_FALSE(x.ok());
+  EXPECT_EQ(x.error().message(), "empty string refused");
+
+  google::protobuf::Map<std::string, v1::AttributeValueUpdate> u;
+  u["a"].set_action("ADD");
+  *u["a"].mutable_value() = S("");  // ADD of a string is refused too, after the value
+  auto up = ConvertAttributeUpdates(u, &RefuseEmptyStrings);
+  ASSERT_FALSE(up.ok());
+  EXPECT_EQ(up.error().message(), "empty string refused");
 }
 
 }  // namespace

@@ -291,14 +291,62 @@ TEST(ItemValidationTest, KeysForGetAndDelete) {
   EXPECT_EQ(KeyError(t, Item({{"pk", S("a")}, {"sk", N("1")}, {"x", S("y")}})), kKeyMismatch);
   EXPECT_EQ(KeyError(t, Item({{"pk", S("a")}, {"other", N("1")}})), kKeyMismatch);
   EXPECT_EQ(KeyError(t, Item({{"pk", S("a")}, {"sk", S("1")}})), kKeyMismatch);
+  // A Key parameter's wording differs from PutItem's Item (behaviours.md V15).
   EXPECT_EQ(
       KeyError(t, Item({{"pk", S("")}, {"sk", N("1")}})),
-      "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain "
+      "One or more parameter values were invalid: The AttributeValue for a key attribute cannot contain "
       "an empty string value. Key: pk");
   EXPECT_EQ(KeyError(HashTable(), Item({{"pk", S(std::string(2049, 'x'))}})),
             "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit "
             "of2048 bytes");
   EXPECT_EQ(KeyError(HashTable(), Item({{"pk", V()}})), kEmptyValue);
+}
+
+TEST(ItemValidationTest, AMarkedValueReportsItsCarriedError) {
+  v1::AttributeValue v = S("x");
+  MarkInvalidValue(&v, "The parameter cannot be converted to a numeric value: b");
+  EXPECT_EQ(v.value_case(), v1::AttributeValue::VALUE_NOT_SET);
+  Status s = ValidateValue(&v);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code(), ErrorCode::kValidation);
+  EXPECT_EQ(s.error().message(), "The parameter cannot be converted to a numeric value: b");
+  // Nested, and through a copy (requests are copied before validation).
+  v1::AttributeValue outer;
+  (*outer.mutable_m()->mutable_fields())["k"] = v;
+  AttributeMap item = Item({{"a", outer}});
+  EXPECT_EQ(CheckValue(item.at("a")).error().message(),
+            "The parameter cannot be converted to a numeric value: b");
+}
+
+TEST(ItemValidationTest, StartKeyValuesArePrefixedOnlyForShapeErrors) {
+  auto error = [](v1::AttributeValue v) {
+    Status s = ValidateStartKeyValues(Item({{"pk", v}}));
+    return s.ok() ? std::string("(ok)") : s.error().message();
+  };
+  const std::string prefix = "The provided starting key is invalid: ";
+  EXPECT_EQ(error(S("a")), "(ok)");
+  EXPECT_EQ(error(v1::AttributeValue()),
+            prefix + "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+  v1::AttributeValue null_false;
+  null_false.set_null_value(false);
+  EXPECT_EQ(error(null_false), prefix +
+                                   "One or more parameter values were invalid: Null attribute value types "
+                                   "must have the value of true");
+  EXPECT_EQ(error(SS({})),
+            prefix + "One or more parameter values were invalid: An string set  may not be empty");
+  v1::AttributeValue two;
+  MarkInvalidValue(&two,
+                   "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+                   "supported datatypes");
+  EXPECT_EQ(error(two),
+            prefix +
+                "Supplied AttributeValue has more than one datatypes set, must contain exactly one of "
+                "the supported datatypes");
+  // Numbers, NS and duplicates keep their own text.
+  EXPECT_EQ(error(N("abc")), "The parameter cannot be converted to a numeric value: abc");
+  EXPECT_EQ(error(SS({"a", "a"})),
+            "One or more parameter values were invalid: Input collection [a, a] contains duplicates.");
+  EXPECT_EQ(error(NS({})), "One or more parameter values were invalid: An number set  may not be empty");
 }
 
 TEST(ItemValidationTest, EncodedKeyIsCanonical) {

@@ -21,6 +21,8 @@ int Snapshot(const std::vector<std::string>& args);
 int FaultsCommand(const std::vector<std::string>& args);
 // `pogi lag [DURATION | off] [--table T]`.
 int Lag(const std::vector<std::string>& args);
+// `pogi replication [lag DURATION | freeze | release]`: global tables.
+int Replication(const std::vector<std::string>& args);
 // `pogi throttle [on | off | default] [--table T]`.
 int ThrottleCommand(const std::vector<std::string>& args);
 // `pogi jobs [--kind K] [--json] | pogi jobs cancel ARN`: exports, imports

@@ -9,7 +9,8 @@ namespace pogi::cli {
 namespace {
 
 constexpr const char* kCommands =
-    "start gateway env status tables describe stop reset snapshot export import faults lag throttle jobs "
+    "start gateway env status tables describe stop reset snapshot export import faults lag replication "
+    "throttle jobs "
     "scan query get "
     "put delete "
     "tail top watch clock close-shard completion help";
@@ -29,6 +30,7 @@ int Completion(const std::vector<std::string>& args) {
         "      snapshot) COMPREPLY=($(compgen -W \"save restore list rm\" -- \"$cur\")) ;;\n"
         "      faults) COMPREPLY=($(compgen -W \"add list clear\" -- \"$cur\")) ;;\n"
         "      lag) COMPREPLY=($(compgen -W \"off\" -- \"$cur\")) ;;\n"
+        "      replication) COMPREPLY=($(compgen -W \"lag freeze release\" -- \"$cur\")) ;;\n"
         "      throttle) COMPREPLY=($(compgen -W \"on off default\" -- \"$cur\")) ;;\n"
         "      jobs) COMPREPLY=($(compgen -W \"cancel\" -- \"$cur\")) ;;\n"
         "      completion) COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\")) ;;\n"
@@ -50,6 +52,7 @@ int Completion(const std::vector<std::string>& args) {
         "      snapshot) compadd save restore list rm ;;\n"
         "      faults) compadd add list clear ;;\n"
         "      lag) compadd off ;;\n"
+        "      replication) compadd lag freeze release ;;\n"
         "      throttle) compadd on off default ;;\n"
         "      jobs) compadd cancel ;;\n"
         "      completion) compadd bash zsh fish ;;\n"
@@ -65,6 +68,7 @@ int Completion(const std::vector<std::string>& args) {
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from snapshot' -a 'save restore list rm'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from faults' -a 'add list clear'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from lag' -a 'off'\n");
+    std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from replication' -a 'lag freeze release'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from throttle' -a 'on off default'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from jobs' -a 'cancel'\n");
     std::printf("complete -c pogi -f -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n");

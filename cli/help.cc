@@ -299,6 +299,18 @@ const std::map<std::string, const char*> kHelp = {
      "pogi's clock (`pogi clock freeze` does not stop it).\n"
      "\n"
      "example: pogi lag 500ms --table orders\n"},
+    {"replication",
+     "usage: pogi replication [lag DURATION | freeze | release] [--host H] [--grpc-port G]\n"
+     "\n"
+     "Global tables (UpdateTable ReplicaUpdates): a write to one replica reaches\n"
+     "the others DURATION after it was made (200ms at start; wall time, not\n"
+     "pogi's clock), through each replica's write path, so it shows in its\n"
+     "stream and indexes. `freeze` stops replication: changes wait, in order and\n"
+     "in storage, until `release`; writes to one item in two regions meanwhile\n"
+     "resolve last writer wins, as in DynamoDB. Without arguments, prints the\n"
+     "lag, whether replication is frozen and how many changes wait.\n"
+     "\n"
+     "example: pogi replication freeze\n"},
     {"jobs",
      "usage: pogi jobs [--kind export|import|bulk] [--json] [--host H] [--grpc-port G]\n"
      "       pogi jobs cancel ARN\n"
@@ -366,6 +378,7 @@ void PrintUsage() {
       "  completion print shell completion (bash, zsh, fish)\n"
       "  faults     make chosen requests fail on purpose (errors, latency, cuts)\n"
       "  lag        make eventually consistent reads see older data\n"
+      "  replication  global tables' replication lag, freeze and release\n"
       "  throttle   make tables refuse requests beyond their capacity\n"
       "  jobs       exports, imports and bulk puts in progress or done\n"
       "  help CMD   help for one command\n"

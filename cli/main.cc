@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   if (cmd == "snapshot") return pogi::cli::Snapshot(rest);
   if (cmd == "faults") return pogi::cli::FaultsCommand(rest);
   if (cmd == "lag") return pogi::cli::Lag(rest);
+  if (cmd == "replication") return pogi::cli::Replication(rest);
   if (cmd == "throttle") return pogi::cli::ThrottleCommand(rest);
   if (cmd == "jobs") return pogi::cli::Jobs(rest);
   if (cmd == "export") return pogi::cli::Export(rest);

@@ -16,6 +16,7 @@
 #include "jobs/kinesis_delivery.h"
 #include "outbound/object_store.h"
 #include "service/admin/maintenance.h"
+#include "service/admin/replication_loop.h"
 #include "service/controls/request_log.h"
 #include "service/core/region.h"
 #include "service/engine/engine.h"
@@ -232,6 +233,8 @@ int Start(const std::vector<std::string>& args) {
   (*grpc)->SetInfo(info);
   // TTL deletions, shard roll-overs and stream retention, every interval.
   auto maintenance = std::make_unique<service::MaintenanceLoop>(**engine, ttl_interval);
+  // Global tables' replication between replicas.
+  auto replication = std::make_unique<service::ReplicationLoop>(**engine);
   // Exports in the background, against the object store.
   auto job_runner = std::make_unique<jobs::JobRunner>(**engine, *object_store);
 
@@ -252,6 +255,7 @@ int Start(const std::vector<std::string>& args) {
   (*http)->Run();
   log::Info("stopping: the HTTP door is closed and drained");
   maintenance.reset();
+  replication.reset();       // what was not replicated waits in storage for the next start
   job_runner.reset();        // a job in progress stops; the next start runs it again
   kinesis_delivery.reset();  // what was not delivered waits in storage for the next start
   (*grpc)->Shutdown();

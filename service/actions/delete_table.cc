@@ -91,6 +91,9 @@ Status Engine::DropTableInTxn(storage::WriteTxn& txn, const Table& table, double
   // yet delivered go with its queue.
   if (table.settings.kinesis_queue_id() != 0)
     POGI_RETURN_IF_ERROR(txn.DeleteStream(table.settings.kinesis_queue_id()));
+  // A global table's replica leaves its group (DynamoDB deletes a replica
+  // by DeleteTable in its region too).
+  if (table.description.replicas_size() > 0) POGI_RETURN_IF_ERROR(LeaveReplicationGroup(txn, table));
   POGI_RETURN_IF_ERROR(txn.DropTable(table.id));
   for (const auto& v : table.vector_indexes) vector_cache_.Forget(v.id);  // ids may be given again
   catalog_.Remove(table.description.table_name(), table.region);

@@ -208,6 +208,8 @@ Status CheckAdmitted(const v1::UpdateTableRequest& req, const v1::TableDescripti
 
 Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest& req) {
   POGI_RETURN_IF_ERROR(CheckMembers(req));
+  // Global tables' replicas (actions/table_replicas.cc).
+  if (req.replica_updates_size() > 0) return UpdateReplicas(req);
   bool changes_something = req.has_billing_mode() || req.has_provisioned_throughput() ||
                            req.global_secondary_index_updates_size() > 0 || req.has_stream_specification() ||
                            req.has_sse_specification() || req.has_deletion_protection_enabled() ||
@@ -335,6 +337,10 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
       d.set_deletion_protection_enabled(req.deletion_protection_enabled());
     if (req.has_table_class()) d.mutable_table_class_summary()->set_table_class(req.table_class());
     if (req.has_stream_specification()) {
+      // A global table replicates through its stream: it stays.
+      if (!req.stream_specification().stream_enabled() && d.replicas_size() > 0) {
+        return Error::InvalidParameter("Disabling Stream is not allowed for a Global Table replica.");
+      }
       POGI_RETURN_IF_ERROR(
           ApplyStreamSpecification(streams_, txn, table->id, req.stream_specification(), &d));
     }
@@ -557,6 +563,62 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
     }
     POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
     catalog_.Put(updated);  // inside the write: later writes maintain the new index
+
+    // A global table's secondary indexes, billing and capacity are every
+    // replica's: DynamoDB applies such a change to each (streams, deletion
+    // protection and table class stay each replica's own).
+    for (const auto& r : d.replicas()) {
+      if (r.region_name() == table->region) continue;
+      auto other = catalog_.FindIn(d.table_name(), r.region_name());
+      if (!other) continue;
+      v1::TableDescription od = other->description;
+      std::map<std::string, int64_t> other_ids = other->IndexIds();
+      *od.mutable_attribute_definitions() = d.attribute_definitions();
+      *od.mutable_provisioned_throughput() = d.provisioned_throughput();
+      if (d.has_billing_mode_summary()) {
+        *od.mutable_billing_mode_summary() = d.billing_mode_summary();
+      } else {
+        od.clear_billing_mode_summary();
+      }
+      *od.mutable_global_secondary_indexes() = d.global_secondary_indexes();
+      for (auto& g : *od.mutable_global_secondary_indexes())
+        g.set_index_arn(IndexArn(od.table_arn(), g.index_name()));
+      // The indexes' transitions are the table's: the same ones, ending at
+      // the same times.
+      auto is_gsi = [&](const std::string& subject) {
+        for (const auto& g : d.global_secondary_indexes()) {
+          if (g.index_name() == subject) return true;
+        }
+        return false;
+      };
+      auto* pending = od.mutable_pogi_transitions();
+      for (int i = pending->size() - 1; i >= 0; --i) {
+        if (is_gsi((*pending)[i].subject())) pending->DeleteSubrange(i, 1);
+      }
+      for (const auto& t : d.pogi_transitions()) {
+        if (is_gsi(t.subject())) *od.add_pogi_transitions() = t;
+      }
+      for (const auto& name : deleted) {
+        auto it = other_ids.find(name);
+        if (it == other_ids.end()) continue;
+        POGI_RETURN_IF_ERROR(txn.DropIndex(it->second));
+        other_ids.erase(it);
+      }
+      std::vector<std::string> made;
+      for (const auto& name : created) {
+        if (!updated->FindIndex(name)) continue;  // a vector index: the replica's own
+        POGI_ASSIGN_OR_RETURN(other_ids[name], txn.CreateIndex(other->id, name));
+        made.push_back(name);
+      }
+      if (!od.pogi_transitions().empty()) ApplyTransitionStatuses(od);
+      auto other_updated = catalog_.Make(other->id, od, other_ids);
+      for (const auto& name : made) {
+        if (const Index* index = other_updated->FindIndex(name))
+          POGI_RETURN_IF_ERROR(Backfill(txn, *other_updated, *index));
+      }
+      POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(other->id, od.SerializeAsString()));
+      catalog_.Put(other_updated);
+    }
 
     if (transient) {
       // The answer is the stored state: the transitions under way show it.

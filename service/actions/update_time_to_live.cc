@@ -63,6 +63,18 @@ Result<v1::UpdateTimeToLiveResponse> Engine::UpdateTimeToLive(const v1::UpdateTi
       ttl->clear_attribute_name();
     }
     d.set_pogi_time_to_live_updated(now);
+    // A global table's TTL setting is its replicas' too, as in DynamoDB:
+    // each deletes its own expired items (and the deletions replicate).
+    for (const auto& r : d.replicas()) {
+      if (r.region_name() == table->region) continue;
+      auto other = catalog_.FindIn(d.table_name(), r.region_name());
+      if (!other) continue;
+      v1::TableDescription od = other->description;
+      *od.mutable_pogi_time_to_live() = d.pogi_time_to_live();
+      od.set_pogi_time_to_live_updated(now);
+      POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(other->id, od.SerializeAsString()));
+      catalog_.Put(catalog_.Make(other->id, std::move(od), other->IndexIds()));
+    }
     POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(table->id, d.SerializeAsString()));
     catalog_.Put(catalog_.Make(table->id, std::move(d), table->IndexIds()));
     return Status::Ok();

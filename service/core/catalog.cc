@@ -303,6 +303,7 @@ std::shared_ptr<const Table> Catalog::Make(int64_t id, v1::TableDescription desc
     t->stream_id = description.pogi_stream_id();
     t->stream_view_type = description.stream_specification().stream_view_type();
   }
+  t->replication_queue = description.pogi_replication_queue();
   if (!description.pogi_transitions().empty()) {
     t->serves_items = TableServesItems(description);
     t->transition_end = NextTransitionEnd(description);

@@ -103,6 +103,9 @@ struct Table {
   int64_t kinesis_queue = 0;
   std::string kinesis_stream_arn;
   bool kinesis_microsecond = false;
+  // A global table's replica: the storage id of its replication queue (0:
+  // not global; the write path then does nothing for replication).
+  int64_t replication_queue = 0;
   const Clock* clock = nullptr;  // the engine's, for the write path
   // Its transient states (core/transitions.h): false while the table is
   // being created or deleted (requests for items answer as for a missing

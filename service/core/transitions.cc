@@ -17,6 +17,22 @@ bool IsIndexPhase(std::string_view phase) {
 
 // What the end of `t` changes in the description, beyond the statuses.
 void EndOne(v1::TableDescription& d, const v1::PogiTransition& t) {
+  if (t.phase() == kReplicaDeleting) {
+    auto* replicas = d.mutable_replicas();
+    for (int i = 0; i < replicas->size(); ++i) {
+      if (ReplicaSubject((*replicas)[i].region_name()) == t.subject()) {
+        replicas->DeleteSubrange(i, 1);
+        break;
+      }
+    }
+    // One replica left: a regional table again (its stream stays enabled,
+    // as DynamoDB's does).
+    if (replicas->size() <= 1) {
+      d.clear_replicas();
+      d.clear_global_table_version();
+    }
+    return;
+  }
   if (t.phase() == kIndexDeleting) {
     auto* gsis = d.mutable_global_secondary_indexes();
     for (int i = 0; i < gsis->size(); ++i) {
@@ -38,11 +54,14 @@ void EndOne(v1::TableDescription& d, const v1::PogiTransition& t) {
 
 }  // namespace
 
+std::string ReplicaSubject(std::string_view region) { return "replica:" + std::string(region); }
+
 TransientDelays TransientDelays::Uniform(double seconds) {
   TransientDelays d;
   d.table_creating = d.table_updating = d.table_deleting = seconds;
   d.index_creating = d.index_backfilling = d.index_updating = d.index_deleting = seconds;
   d.kinesis_destination = seconds;
+  d.replica_creating = d.replica_deleting = seconds;
   return d;
 }
 
@@ -93,7 +112,8 @@ void ApplyTransitionStatuses(v1::TableDescription& d) {
     for (const auto& t : d.pogi_transitions()) {
       // An index being allocated or deleted keeps its table UPDATING; one
       // backfilling or changing its throughput does not.
-      if (t.phase() == kTableUpdating || t.phase() == kIndexCreating || t.phase() == kIndexDeleting) {
+      if (t.phase() == kTableUpdating || t.phase() == kIndexCreating || t.phase() == kIndexDeleting ||
+          t.phase() == kReplicaCreating || t.phase() == kReplicaDeleting) {
         table = "UPDATING";
       }
     }
@@ -118,6 +138,13 @@ void ApplyTransitionStatuses(v1::TableDescription& d) {
   };
   for (auto& g : *d.mutable_global_secondary_indexes()) show(g);
   for (auto& v : *d.mutable_vector_indexes()) show(v);
+  for (auto& r : *d.mutable_replicas()) {
+    const v1::PogiTransition* phase = CurrentPhase(d, ReplicaSubject(r.region_name()));
+    r.set_replica_status(!phase                               ? "ACTIVE"
+                         : phase->phase() == kReplicaCreating ? "CREATING"
+                         : phase->phase() == kReplicaDeleting ? "DELETING"
+                                                              : "ACTIVE");
+  }
 }
 
 std::vector<v1::PogiTransition> EndTransitionsDue(v1::TableDescription& d, double now) {

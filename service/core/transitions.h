@@ -63,6 +63,15 @@ inline constexpr std::string_view kIndexBackfilling = "INDEX_BACKFILLING";
 inline constexpr std::string_view kIndexUpdating = "INDEX_UPDATING";  // index UPDATING (throughput)
 inline constexpr std::string_view kIndexDeleting =
     "INDEX_DELETING";  // index DELETING (table UPDATING), then gone
+// A global table's replica (subject ReplicaSubject(region)), in the
+// description of every replica: CREATING, then ACTIVE; DELETING, then out
+// of the Replicas list (and the list gone once one replica is left). The
+// table is UPDATING meanwhile.
+inline constexpr std::string_view kReplicaCreating = "REPLICA_CREATING";
+inline constexpr std::string_view kReplicaDeleting = "REPLICA_DELETING";
+// The subject of a replica's transitions ("replica:REGION": apart from
+// index names, which cannot hold ':').
+std::string ReplicaSubject(std::string_view region);
 
 // A time no transition ends at: none is under way.
 inline constexpr double kNoTransition = std::numeric_limits<double>::infinity();
@@ -80,6 +89,9 @@ struct TransientDelays {
   // A Kinesis streaming destination ENABLING, UPDATING or DISABLING
   // (service/streams/kinesis_destinations.h keeps its own end time).
   double kinesis_destination = 0;
+  // A global table's replica being created or deleted.
+  double replica_creating = 0;
+  double replica_deleting = 0;
 
   // Every phase `seconds` long.
   static TransientDelays Uniform(double seconds);

@@ -23,6 +23,7 @@
 #include "service/core/catalog.h"
 #include "service/core/clock.h"
 #include "service/core/read_lag.h"
+#include "service/core/replication_control.h"
 #include "service/core/transitions.h"
 #include "service/streams/streams.h"
 #include "service/value/item.h"
@@ -223,6 +224,22 @@ class Engine {
   Result<bool> HoldKinesisLease() { return storage_->HoldLease("kinesis-delivery", kKinesisLeaseSeconds); }
   static constexpr double kKinesisLeaseSeconds = 10;
 
+  // Global tables' replication (engine_replication.cc): the job
+  // (jobs/replication_delivery) calls ReplicateDue every few milliseconds;
+  // it applies each queued change whose lag has passed to the other
+  // replicas, through the one write path as a replicated write, and removes
+  // it from its queue in the same storage write. Whether more may be due
+  // now (a queue had more than one round takes). `*any_global`, when
+  // given, says whether any table is a global table's replica.
+  Result<bool> ReplicateDue(bool* any_global = nullptr);
+  // The lag and freeze of replication (Admin SetReplication).
+  ReplicationControl& replication() { return replication_; }
+  // How many changes wait in replication queues.
+  Result<int64_t> ReplicationBacklog();
+  // Whether this process replicates (of several sharing a database, one does).
+  Result<bool> HoldReplicationLease() { return storage_->HoldLease("replication", kReplicationLeaseSeconds); }
+  static constexpr double kReplicationLeaseSeconds = 3;
+
   // For the admin service: every table with its live counters.
   Result<std::vector<TableStats>> Stats();
 
@@ -383,6 +400,16 @@ class Engine {
   Status ChangeKinesisDestinations(const Table& seen,
                                    const std::function<Status(const Table&, v1::TableSettings&)>& change,
                                    bool want_queue = false);
+  // Global tables: UpdateTable's ReplicaUpdates (actions/table_replicas.cc).
+  Result<v1::UpdateTableResponse> UpdateReplicas(const v1::UpdateTableRequest& req);
+  // Inside a write: applies queued change `change` of replica `source` to
+  // every other replica, unless what a replica holds is newer.
+  Status ApplyReplicated(storage::WriteTxn& txn, const Table& source,
+                         const v1::ReplicationQueuedChange& change);
+  // Inside a write, as replica `table` is dropped: it leaves its group (the
+  // other replicas' Replicas lists), its queue goes, and a replica left
+  // alone becomes a regional table again.
+  Status LeaveReplicationGroup(storage::WriteTxn& txn, const Table& table);
   // The table a tagging or policy ARN names (after CheckArnForm), with
   // DynamoDB's answers for an ARN that is not a table's and a missing table.
   Result<std::shared_ptr<const Table>> TableOfArn(const std::string& arn);
@@ -409,6 +436,7 @@ class Engine {
   std::function<void()> kinesis_wake_;  // set once, before requests are served
   Metrics metrics_;                     // after request_observers_: removes its observer first
   VectorCache vector_cache_{kDefaultVectorCacheBytes};
+  ReplicationControl replication_;
 };
 
 }  // namespace pogi::service

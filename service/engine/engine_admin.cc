@@ -19,6 +19,13 @@ Result<std::vector<std::string>> Engine::Reset(const std::vector<std::string>& n
   }
   POGI_RETURN_IF_ERROR(storage_->Write([&](storage::WriteTxn& txn) -> Status {
     for (const auto& t : tables) {
+      // A global table's replica reset alone leaves its group; with every
+      // table, the queues just go.
+      if (!names.empty() && t->description.replicas_size() > 0) {
+        POGI_RETURN_IF_ERROR(LeaveReplicationGroup(txn, *t));
+      } else if (t->replication_queue != 0) {
+        POGI_RETURN_IF_ERROR(txn.DeleteStream(t->replication_queue));
+      }
       POGI_RETURN_IF_ERROR(txn.DropTable(t->id));
       for (const auto& v : t->vector_indexes) vector_cache_.Forget(v.id);
     }

@@ -53,6 +53,12 @@ class AdminRpcs : public v1::Admin::CallbackService {
                                        v1::ReadLagState* resp) override;
   grpc::ServerUnaryReactor* GetReadLag(grpc::CallbackServerContext* ctx, const v1::GetReadLagRequest* req,
                                        v1::ReadLagState* resp) override;
+  grpc::ServerUnaryReactor* SetReplication(grpc::CallbackServerContext* ctx,
+                                           const v1::SetReplicationRequest* req,
+                                           v1::ReplicationState* resp) override;
+  grpc::ServerUnaryReactor* GetReplication(grpc::CallbackServerContext* ctx,
+                                           const v1::GetReplicationRequest* req,
+                                           v1::ReplicationState* resp) override;
   grpc::ServerUnaryReactor* SetThrottle(grpc::CallbackServerContext* ctx, const v1::SetThrottleRequest* req,
                                         v1::ThrottleState* resp) override;
   grpc::ServerUnaryReactor* GetThrottle(grpc::CallbackServerContext* ctx, const v1::GetThrottleRequest* req,

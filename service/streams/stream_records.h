@@ -18,7 +18,9 @@ inline constexpr double kStreamRetentionSeconds = 24 * 3600;
 inline constexpr double kIteratorLifetimeSeconds = 15 * 60;
 
 // What caused a change (TTL deletions carry the service's identity).
-enum class ChangeSource { kRequest, kTimeToLive };
+// kReplicated: a global table's replicated write (service/replication), which
+// is not replicated again.
+enum class ChangeSource { kRequest, kTimeToLive, kReplicated };
 
 // The record of a change from `old_item` to `new_item` (either may be null,
 // not both) on `table`, shown as `view_type` wants it, at clock time `now`.

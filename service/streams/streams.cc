@@ -12,7 +12,8 @@ Status Streams::Load(storage::Storage& storage) {
   for (const auto& r : rows) {
     v1::StreamState s;
     if (!s.ParseFromString(r.state)) return Error::Internal("stream " + std::to_string(r.id) + " is corrupt");
-    if (s.kinesis_queue()) continue;  // a Kinesis destination's queue, not a DynamoDB stream
+    // A Kinesis destination's or a replica's queue, not a DynamoDB stream.
+    if (s.kinesis_queue() || s.replication_queue()) continue;
     streams_[r.id] = std::move(s);
   }
   return Status::Ok();

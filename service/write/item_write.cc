@@ -6,6 +6,7 @@
 #include "service/write/change_capture.h"
 #include "service/write/index_entries.h"
 #include "service/write/pitr_history.h"
+#include "service/write/replication_queue.h"
 #include "service/write/vector_entries.h"
 
 namespace pogi::service {
@@ -121,6 +122,11 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
       !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
     StoredChange stored{bytes, old_item_stored, new_item ? new_size : -1, old_item ? old_size : -1};
     POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, stored, source));
+  }
+  // Not a global table: one branch. A replicated write is not replicated
+  // again (no loop between replicas).
+  if (table.replication_queue != 0 && source != ChangeSource::kReplicated) {
+    POGI_RETURN_IF_ERROR(QueueReplication(txn, table, key, new_item ? &bytes : nullptr));
   }
   // No read lag set: one branch and one relaxed load. Recorded before the
   // commit, so no reader sees the change without its older version; a

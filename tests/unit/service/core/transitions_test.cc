@@ -198,12 +198,45 @@ TEST(TransitionsTest, Delays) {
   EXPECT_EQ(all.table_creating, 7);
   EXPECT_EQ(all.table_deleting, 7);
   EXPECT_EQ(all.index_backfilling, 7);
+  EXPECT_EQ(all.replica_creating, 7);
+  EXPECT_EQ(all.replica_deleting, 7);
   // DynamoDB Local's flag delays online index changes only.
   TransientDelays local = TransientDelays::DynamoDbLocal();
   EXPECT_EQ(local.table_creating, 0);
   EXPECT_EQ(local.table_updating, 0);
   EXPECT_EQ(local.index_creating + local.index_backfilling, 30);
   EXPECT_EQ(local.index_deleting, 15);
+}
+
+// A global table's replica: CREATING then ACTIVE; DELETING then out of
+// the list, which goes with GlobalTableVersion once one replica is left.
+TEST(TransitionsTest, ReplicaStatuses) {
+  v1::TableDescription d = TableWithIndexes();
+  for (const char* region : {"us-east-1", "us-west-2", "eu-west-1"})
+    d.add_replicas()->set_region_name(region);
+  d.set_global_table_version("2019.11.21");
+  BeginTransition(d, kReplicaCreating, ReplicaSubject("eu-west-1"), 10);
+  BeginTransition(d, kReplicaDeleting, ReplicaSubject("us-west-2"), 20);
+  ApplyTransitionStatuses(d);
+  EXPECT_EQ(d.table_status(), "UPDATING");
+  EXPECT_EQ(d.replicas(0).replica_status(), "ACTIVE");
+  EXPECT_EQ(d.replicas(1).replica_status(), "DELETING");
+  EXPECT_EQ(d.replicas(2).replica_status(), "CREATING");
+  EndTransitionsDue(d, 10);
+  EXPECT_EQ(d.replicas(2).replica_status(), "ACTIVE");
+  EXPECT_EQ(d.table_status(), "UPDATING");
+  EndTransitionsDue(d, 20);
+  ASSERT_EQ(d.replicas_size(), 2);
+  EXPECT_EQ(d.replicas(1).region_name(), "eu-west-1");
+  EXPECT_EQ(d.table_status(), "ACTIVE");
+  EXPECT_EQ(d.global_table_version(), "2019.11.21");
+  // The last but one replica deleted: a regional table again.
+  BeginTransition(d, kReplicaDeleting, ReplicaSubject("eu-west-1"), 30);
+  EndTransitionsDue(d, 30);
+  EXPECT_EQ(d.replicas_size(), 0);
+  EXPECT_FALSE(d.has_global_table_version());
+  // A replica subject is never an index's name.
+  EXPECT_EQ(ReplicaSubject("us-west-2"), "replica:us-west-2");
 }
 
 }  // namespace

@@ -33,3 +33,6 @@ set(CMAKE_C_FLAGS_INIT "-isystem ${POGI_ARM64_SYSROOT}/usr/include/aarch64-linux
 # it under its plain name (ld.lld links every target). The static link names
 # gRPC's and absl's archives by -l alone (pkg-config --libs-only-l).
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-B/usr/lib/llvm-14/bin/ -L${POGI_ARM64_SYSROOT}/usr/lib/aarch64-linux-gnu")
+# Test binaries built here (pogi_unit_tests) run under qemu-user: CTest and
+# GoogleTest's test discovery go through it.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static)

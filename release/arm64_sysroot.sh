@@ -20,7 +20,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 # with their amd64 builds, so apt is asked for the dependencies of the rest
 # only, and those three are named explicitly.
 LIBS=(libgrpc++-dev libprotobuf-dev libboost-dev libspdlog-dev libsqlite3-dev zlib1g-dev nettle-dev
-  libzstd-dev libssl-dev)
+  libzstd-dev libssl-dev libgtest-dev)
 EXTRA=(libpq-dev:arm64 libpq5:arm64 postgresql-server-dev-15:arm64 nlohmann-json3-dev)
 
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then

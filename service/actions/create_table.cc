@@ -1,9 +1,9 @@
 // CreateTable: validate the key schema, attribute definitions and billing
 // exactly as DynamoDB does, then record the table in the catalog.
 #include <map>
-#include <random>
 #include <set>
 
+#include "common/uuid.h"
 #include "service/core/region.h"
 #include "service/engine/engine.h"
 #include "service/streams/stream_settings.h"
@@ -14,17 +14,6 @@
 
 namespace pogi::service {
 namespace {
-
-std::string NewTableId() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  uint64_t a = rng(), b = rng();
-  char buf[40];
-  snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-           static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
-           static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
-           static_cast<unsigned long long>(b & 0xffffffffffffull));
-  return buf;
-}
 
 // How DynamoDB shows a KeySchema list in a constraint message.
 std::string RenderKeySchema(const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& ks) {
@@ -220,7 +209,7 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
   d.set_table_status("ACTIVE");
   d.set_creation_date_time(now);
   d.set_table_arn(TableArnOf(req.table_name()));
-  d.set_table_id(NewTableId());
+  d.set_table_id(RandomUuid());
   auto* pt = d.mutable_provisioned_throughput();
   pt->set_number_of_decreases_today(0);
   if (req.billing_mode() == "PAY_PER_REQUEST") {
@@ -240,7 +229,7 @@ v1::TableDescription BuildDescription(const v1::CreateTableRequest& req, double 
     sse->set_status("ENABLED");
     sse->set_sse_type("KMS");
     sse->set_kms_master_key_arn("arn:aws:kms:" + NewTableRegion() + ":" + AccountId() + ":key/" +
-                                NewTableId());
+                                RandomUuid());
   }
   for (const auto& g : req.global_secondary_indexes()) {
     auto* gd = d.add_global_secondary_indexes();

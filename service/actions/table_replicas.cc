@@ -5,8 +5,7 @@
 // (engine/engine_replication.cc); Update records a replica's overrides;
 // Delete drops a replica. Every replica's description holds the whole group
 // (Replicas, GlobalTableVersion), kept the same in one storage write.
-#include <random>
-
+#include "common/uuid.h"
 #include "service/core/region.h"
 #include "service/engine/engine.h"
 #include "service/streams/stream_settings.h"
@@ -19,17 +18,6 @@ namespace pogi::service {
 namespace {
 
 constexpr std::string_view kGlobalTableVersion = "2019.11.21";
-
-std::string NewUuid() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  uint64_t a = rng(), b = rng();
-  char buf[40];
-  snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-           static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
-           static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
-           static_cast<unsigned long long>(b & 0xffffffffffffull));
-  return buf;
-}
 
 void CheckActionMembers(Constraints& c, const v1::ReplicationGroupMemberAction& a, const std::string& at) {
   c.Required(a.has_region_name(), at + ".regionName");
@@ -150,7 +138,7 @@ v1::TableDescription ReplicaTableDescription(const v1::TableDescription& source,
   d.set_table_status("ACTIVE");
   d.set_creation_date_time(now);
   d.set_table_arn(TableArnOf(d.table_name(), region));
-  d.set_table_id(NewUuid());
+  d.set_table_id(RandomUuid());
   for (auto& g : *d.mutable_global_secondary_indexes())
     g.set_index_arn(IndexArn(d.table_arn(), g.index_name()));
   for (auto& l : *d.mutable_local_secondary_indexes())

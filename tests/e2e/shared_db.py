@@ -73,7 +73,17 @@ class SharedDatabaseTest(unittest.TestCase):
         """One more pogi process on this test's schema."""
         s = Server(storage=PG.conninfo(), pg_schema=self.schema, extra_args=list(self.EXTRA_ARGS) + list(extra_args))
         self.addCleanup(s.cleanup)
+        self.addCleanup(self.report_if_exited, s)  # cleanups run last first: before cleanup's kill
         return s.start()
+
+    @staticmethod
+    def report_if_exited(server):
+        """A process that ended by itself during a test (a test that kills
+        one on purpose aside) shows why: its exit code and stderr go to the
+        test's output, which CTest prints on a failure."""
+        if server.proc is not None and server.proc.poll() is not None:
+            sys.stderr.write("pogi on port %s ended during the test with %s; its stderr:\n%s\n"
+                             % (server.port, server.proc.returncode, server.stderr_text()))
 
     def sql(self, query):
         """Runs SQL in this test's schema; its output."""

@@ -549,6 +549,22 @@ def js_sdk(test):
     return os.path.join(sdk_dir, "node_modules")
 
 
+def run_js(test, server, script, payload, timeout=120):
+    """Runs the node module `script` (ESM, under tests/e2e/js/) with the SDK,
+    pogi's endpoint and `payload` (JSON on stdin); returns its JSON stdout."""
+    modules = js_sdk(test)
+    # ESM resolves packages from the script's own folder up: run a copy
+    # beside the SDK's node_modules.
+    runnable = os.path.join(os.path.dirname(modules), script)
+    shutil.copyfile(os.path.join(HERE, "js", script), runnable)
+    env = dict(os.environ, POGI_ENDPOINT=server.endpoint, NODE_NO_WARNINGS="1")
+    cp = subprocess.run(["node", runnable], input=json.dumps(payload), capture_output=True, text=True,
+                        timeout=timeout, env=env)
+    if cp.returncode != 0:
+        raise AssertionError("node %s failed (%d): %s" % (script, cp.returncode, cp.stderr))
+    return json.loads(cp.stdout)
+
+
 def parse_sh_exports(text):
     """{name: value} from lines of `export NAME=VALUE` (values may be quoted)."""
     env = {}

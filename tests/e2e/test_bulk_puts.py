@@ -16,7 +16,8 @@ import time
 import unittest
 
 from harness import ServerTestCase
-from vector_fixture import run_js, signed_call
+from harness import run_js
+from vector_fixture import signed_call
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import s3_server  # noqa: E402

@@ -14,7 +14,8 @@ import unittest
 
 import grpc_client
 from harness import POSTGRESQL, Server, ServerTestCase, run_pogi
-from vector_fixture import (as_list, as_search_vector, f32, reference, run_js, signed_call, vector_index)
+from harness import run_js
+from vector_fixture import (as_list, as_search_vector, f32, reference, signed_call, vector_index)
 
 FUNCTIONS = ("COSINE", "EUCLIDEAN", "DOT_PRODUCT")
 DIMS = 8

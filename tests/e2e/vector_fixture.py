@@ -2,21 +2,16 @@
 for (botocore 1.43.11 lacks VectorIndexes and SearchVectors), sent as
 SigV4-signed requests through botocore's own signer; vector index
 definitions; the brute-force reference search, in double precision over the
-32-bit floats the index keeps; and the JavaScript SDK v3, which has the
-commands, run from node.
+32-bit floats the index keeps. The JavaScript SDK v3, which has the
+commands, is run from node by harness.run_js.
 """
 
 import http.client
 import json
 import math
-import os
-import shutil
 import struct
-import subprocess
 
-from harness import LOCALHOST, TARGET_PREFIX, js_sdk
-
-HERE = os.path.dirname(os.path.abspath(__file__))
+from harness import LOCALHOST, TARGET_PREFIX
 
 
 def signed_call(server, op, payload, key="pogi-test", secret="pogi-test", region="us-east-1"):
@@ -88,19 +83,3 @@ def reference(function, query, candidates, k):
     sign = -1 if function == "DOT_PRODUCT" else 1
     scored.sort(key=lambda ks: (sign * ks[1], ks[0]))
     return scored[:k]
-
-
-def run_js(test, server, script, payload, timeout=120):
-    """Runs the node module `script` (ESM, under tests/e2e/js/) with the SDK,
-    pogi's endpoint and `payload` (JSON on stdin); returns its JSON stdout."""
-    modules = js_sdk(test)
-    # ESM resolves packages from the script's own folder up: run a copy
-    # beside the SDK's node_modules.
-    runnable = os.path.join(os.path.dirname(modules), script)
-    shutil.copyfile(os.path.join(HERE, "js", script), runnable)
-    env = dict(os.environ, POGI_ENDPOINT=server.endpoint, NODE_NO_WARNINGS="1")
-    cp = subprocess.run(["node", runnable], input=json.dumps(payload), capture_output=True, text=True,
-                        timeout=timeout, env=env)
-    if cp.returncode != 0:
-        raise AssertionError("node %s failed (%d): %s" % (script, cp.returncode, cp.stderr))
-    return json.loads(cp.stdout)

@@ -22,6 +22,7 @@
 #include "pogi/v1/dynamodb.pb.h"
 #include "pogi/v1/streams.pb.h"
 #include "service/validate/item_validation.h"
+#include "service/validate/member_presence.h"
 #include "service/value/item.h"
 
 namespace pogi::gateway {
@@ -372,6 +373,7 @@ Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slo
     const FieldDescriptor* kf = entry->map_key();
     const FieldDescriptor* vf = entry->map_value();
     if (!j.is_object()) return MapMismatch(j, slot, JavaType(vf));
+    if (j.size() == 0) service::MarkSentEmpty(m, f->number());  // {} is present
     j.ForEachMember([&](std::string_view key, JsonRef member) {
       if (member.is_null()) return true;
       Message* e = m->GetReflection()->AddMessage(m, f);
@@ -383,6 +385,7 @@ Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slo
   }
   if (f->is_repeated()) {
     if (!j.is_array()) return ListMismatch(j, slot);
+    if (j.size() == 0) service::MarkSentEmpty(m, f->number());  // [] is present
     j.ForEachElement([&](JsonRef e) {
       st = ReadSingle(e, m, f, depth, Slot::kElement);
       return st.ok();

@@ -9,6 +9,7 @@
 #include "service/validate/capacity.h"
 #include "service/validate/item_request.h"
 #include "service/validate/item_validation.h"
+#include "service/validate/member_presence.h"
 #include "service/validate/request_expressions.h"
 #include "service/write/item_write.h"
 #include "service/write/multi_item.h"
@@ -54,14 +55,21 @@ Result<storage::EncodedKey> KeyOfItem(const Table& table, const value::Attribute
 }  // namespace
 
 Result<v1::BatchWriteItemResponse> Engine::BatchWriteItem(const v1::BatchWriteItemRequest& req) {
-  // The enums come first and alone: DynamoDB reports them without the
-  // RequestItems constraints when both fail.
-  Constraints enums;
+  // Which error wins, in DynamoDB's order (behaviours.md O10, V1, O1):
+  //  1. RequestItems {} or absent: "The requestItems parameter is required"
+  //     (today's text; a bad enum is reported before it);
+  //  2. the member constraints, together: the enums, the table names (map
+  //     keys), 1 to 25 requests per table (map values), a PutRequest without
+  //     Item or a DeleteRequest without Key (null; {} is present);
+  //  3. more than 25 requests in all;
+  //  4. each request's values and item size, before any table is looked up;
+  //  5. the tables, then keys against their schemas and duplicates.
+  Constraints c;
   CheckReturnOptions(
-      enums, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
+      c, IfPresent(req.has_return_consumed_capacity(), req.return_consumed_capacity()),
       IfPresent(req.has_return_item_collection_metrics(), req.return_item_collection_metrics()));
-  POGI_RETURN_IF_ERROR(enums.Finish());
   if (req.request_items().empty()) {
+    POGI_RETURN_IF_ERROR(c.Finish());
     return Error::Validation("The requestItems parameter is required for BatchWriteItem");
   }
 
@@ -82,11 +90,25 @@ Result<v1::BatchWriteItemResponse> Engine::BatchWriteItem(const v1::BatchWriteIt
       echo += (i ? ", " : "") + *names[i] + "=" + RenderJava(req.request_items().at(*names[i]));
     }
     echo += "}";
-    Constraints c;
     if (bad_name) c.Add("Value '" + echo + "' at 'requestItems' " + kMapKeysConstraint);
     if (bad_count) c.Add("Value '" + echo + "' at 'requestItems' " + kMapValueConstraint);
-    POGI_RETURN_IF_ERROR(c.Finish());
   }
+  for (const std::string* name : names) {
+    const auto& requests = req.request_items().at(*name).requests();
+    for (int i = 0; i < requests.size(); ++i) {
+      const auto& wr = requests[i];
+      std::string at = "requestItems." + *name + ".member." + std::to_string(i + 1) + ".member.";
+      if (wr.has_put_request()) {
+        const auto& p = wr.put_request();
+        c.Required(Sent(p, v1::PutRequest::kItemFieldNumber, p.item_size()), at + "putRequest.item");
+      }
+      if (wr.has_delete_request()) {
+        const auto& d = wr.delete_request();
+        c.Required(Sent(d, v1::DeleteRequest::kKeyFieldNumber, d.key_size()), at + "deleteRequest.key");
+      }
+    }
+  }
+  POGI_RETURN_IF_ERROR(c.Finish());
   if (total > kMaxBatchWriteRequests) {
     return Error::Validation("Too many items requested for the BatchWriteItem call");
   }

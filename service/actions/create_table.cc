@@ -1,5 +1,24 @@
 // CreateTable: validate the key schema, attribute definitions and billing
 // exactly as DynamoDB does, then record the table in the catalog.
+//
+// Which error wins, in DynamoDB's order (behaviours.md O8, O9, V1; the code
+// below follows it):
+//  1. no TableName: "The parameter 'TableName' is required ...";
+//  2. the member constraints, together (CheckCreateTableMembers): an absent
+//     list is null, an empty one too short (AttributeDefinitions has no
+//     bound); key attribute names 1 to 255 characters; an index's key types
+//     are not held to the enumeration;
+//  3. billing: PAY_PER_REQUEST with throughput, otherwise no throughput,
+//     then the capacity bounds (Read, then Write);
+//  4. the table's key schema: more keys than definitions, a key not defined,
+//     the same name twice, the first not HASH, the second not RANGE, a
+//     definition given twice, and without indexes a count that differs from
+//     the definitions';
+//  5. local indexes: an empty list, a table without a range key, then each
+//     index's rules (CheckIndexSchema) and its name unique, then their number;
+//  6. global indexes: an empty list, then each index's rules, its throughput
+//     for the billing mode and its name unique, then their number;
+//  7. vector indexes, definitions no key uses, the stream specification.
 #include <map>
 #include <set>
 
@@ -10,30 +29,20 @@
 #include "service/validate/constraints.h"
 #include "service/validate/control_plane.h"
 #include "service/validate/index_schema.h"
+#include "service/validate/member_presence.h"
 #include "service/validate/vector_index.h"
 
 namespace pogi::service {
-namespace {
 
-// How DynamoDB shows a KeySchema list in a constraint message.
-std::string RenderKeySchema(const google::protobuf::RepeatedPtrField<v1::KeySchemaElement>& ks) {
-  std::string s = "[";
-  for (int i = 0; i < ks.size(); ++i) {
-    if (i) s += ", ";
-    s += "KeySchemaElement(attributeName=" + ks[i].attribute_name() + ", keyType=" + ks[i].key_type() + ")";
-  }
-  return s + "]";
-}
-
-}  // namespace
-
-// The member constraints, reported together as DynamoDB does.
+// The member constraints, reported together as DynamoDB does (step 2).
 void CheckCreateTableMembers(Constraints& c, const v1::CreateTableRequest& req) {
+  using R = v1::CreateTableRequest;
   CheckTableName(c, req.has_table_name() ? &req.table_name() : nullptr);
-  c.Required(req.attribute_definitions_size() > 0, "attributeDefinitions");
-  // An absent and an empty list look the same here; DynamoDB names the
-  // empty one's length, which is what SDKs that check required members send.
-  if (req.key_schema_size() == 0 || req.key_schema_size() > 2) {
+  c.Required(Sent(req, R::kAttributeDefinitionsFieldNumber, req.attribute_definitions_size()),
+             "attributeDefinitions");
+  const bool key_schema_sent = Sent(req, R::kKeySchemaFieldNumber, req.key_schema_size());
+  c.Required(key_schema_sent, "keySchema");
+  if (key_schema_sent && (req.key_schema_size() == 0 || req.key_schema_size() > 2)) {
     c.Count(req.key_schema_size(), 1, 2, RenderKeySchema(req.key_schema()), "keySchema");
   }
   for (int i = 0; i < req.key_schema_size(); ++i) {
@@ -68,14 +77,14 @@ void CheckCreateTableMembers(Constraints& c, const v1::CreateTableRequest& req) 
     CheckStreamMembers(c, req.stream_specification(), "streamSpecification");
   for (int i = 0; i < req.global_secondary_indexes_size(); ++i) {
     const auto& g = req.global_secondary_indexes(i);
-    CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
+    CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(), KeySchemaSent(g),
                       g.has_projection() ? &g.projection() : nullptr,
                       g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
                       "globalSecondaryIndexes." + std::to_string(i + 1) + ".member", /*global=*/true);
   }
   for (int i = 0; i < req.local_secondary_indexes_size(); ++i) {
     const auto& l = req.local_secondary_indexes(i);
-    CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(),
+    CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(), KeySchemaSent(l),
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
                       "localSecondaryIndexes." + std::to_string(i + 1) + ".member", /*global=*/false);
   }
@@ -86,34 +95,52 @@ void CheckCreateTableMembers(Constraints& c, const v1::CreateTableRequest& req) 
 
 namespace {
 
-// Each index's own rules, their number, and unique names.
-Status CheckIndexes(const v1::CreateTableRequest& req) {
-  if (req.global_secondary_indexes_size() > kMaxGlobalIndexes) {
-    return Error::InvalidParameter("GlobalSecondaryIndex count exceeds the per-table limit of " +
-                                   std::to_string(kMaxGlobalIndexes));
-  }
-  if (req.local_secondary_indexes_size() > kMaxLocalIndexes) {
-    return Error::InvalidParameter("Number of LocalSecondaryIndexes exceeds per-table limit of " +
-                                   std::to_string(kMaxLocalIndexes));
-  }
-  std::set<std::string> names;
-  for (const auto& g : req.global_secondary_indexes()) {
-    if (!names.insert(g.index_name()).second)
-      return Error::InvalidParameter("Duplicate index name: " + g.index_name());
-    POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false,
-                                          req.key_schema(), req.attribute_definitions()));
-  }
-  for (const auto& l : req.local_secondary_indexes()) {
-    if (!names.insert(l.index_name()).second)
-      return Error::InvalidParameter("Duplicate index name: " + l.index_name());
-    POGI_RETURN_IF_ERROR(CheckIndexSchema(l.index_name(), l.key_schema(), l.projection(), true,
-                                          req.key_schema(), req.attribute_definitions()));
-  }
-  return Status::Ok();
+using R = v1::CreateTableRequest;
+
+bool LocalIndexesSent(const R& req) {
+  return Sent(req, R::kLocalSecondaryIndexesFieldNumber, req.local_secondary_indexes_size());
+}
+bool GlobalIndexesSent(const R& req) {
+  return Sent(req, R::kGlobalSecondaryIndexesFieldNumber, req.global_secondary_indexes_size());
 }
 
-// The rules that relate members to each other.
-Status CheckSchema(const v1::CreateTableRequest& req) {
+// Step 3.
+Status CheckBilling(const R& req) {
+  if (req.billing_mode() == "PAY_PER_REQUEST") {
+    if (req.has_provisioned_throughput()) {
+      return Error::InvalidParameter(
+          "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
+          "PAY_PER_REQUEST");
+    }
+    return Status::Ok();
+  }
+  // Without BillingMode too: PROVISIONED is the default (2020 record).
+  if (!req.has_provisioned_throughput()) {
+    return Error::InvalidParameter(
+        "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+  }
+  return CheckCapacityBounds(req.provisioned_throughput());
+}
+
+// Step 4.
+Status CheckTableKeySchema(const R& req) {
+  const auto& ks = req.key_schema();
+  if (ks.size() > req.attribute_definitions_size()) {
+    return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
+  }
+  POGI_RETURN_IF_ERROR(CheckKeysDefined(ks, req.attribute_definitions()));
+  if (ks.size() == 2 && ks[0].attribute_name() == ks[1].attribute_name()) {
+    return Error::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  if (ks[0].key_type() != "HASH") {
+    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (ks.size() == 2 && ks[1].key_type() != "RANGE") {
+    return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
+  // TODO(fidelity): no record of DynamoDB's text for a name defined twice,
+  // nor of its place (here, before the count it would spoil).
   std::set<std::string> defined;
   for (const auto& a : req.attribute_definitions()) {
     if (!defined.insert(a.attribute_name()).second) {
@@ -121,35 +148,62 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
                                      a.attribute_name());
     }
   }
-  const auto& ks = req.key_schema();
-  if (ks[0].key_type() != "HASH") {
-    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  if (!LocalIndexesSent(req) && !GlobalIndexesSent(req) && req.vector_indexes_size() == 0 &&
+      ks.size() != req.attribute_definitions_size()) {
+    return Error::InvalidParameter(
+        "Number of attributes in KeySchema does not exactly match number of attributes defined in "
+        "AttributeDefinitions");
   }
-  if (ks.size() == 2) {
-    if (ks[1].key_type() != "RANGE") {
-      return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  return Status::Ok();
+}
+
+// Steps 5 and 6; `names` collects the index names.
+Status CheckIndexes(const R& req, std::set<std::string>* names) {
+  if (LocalIndexesSent(req)) {
+    if (req.local_secondary_indexes().empty()) {
+      return Error::InvalidParameter("List of LocalSecondaryIndexes is empty");
     }
-    if (ks[0].attribute_name() == ks[1].attribute_name()) {
-      return Error::Validation(
-          "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    if (req.key_schema_size() < 2) {
+      return Error::InvalidParameter(
+          "Table KeySchema does not have a range key, which is required when specifying a "
+          "LocalSecondaryIndex");
+    }
+    for (const auto& l : req.local_secondary_indexes()) {
+      POGI_RETURN_IF_ERROR(CheckIndexSchema(l.index_name(), l.key_schema(), l.projection(), true,
+                                            req.key_schema(), req.attribute_definitions()));
+      if (!names->insert(l.index_name()).second)
+        return Error::InvalidParameter("Duplicate index name: " + l.index_name());
+    }
+    if (req.local_secondary_indexes_size() > kMaxLocalIndexes) {
+      return Error::InvalidParameter("Number of LocalSecondaryIndexes exceeds per-table limit of " +
+                                     std::to_string(kMaxLocalIndexes));
     }
   }
-  // Two wordings are on record: with fewer definitions than key attributes
-  // DynamoDB calls the KeySchema invalid; with as many, it names both lists.
-  for (const auto& k : ks) {
-    if (defined.count(k.attribute_name())) continue;
-    if (defined.size() < static_cast<size_t>(ks.size())) {
-      return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
+  if (GlobalIndexesSent(req)) {
+    if (req.global_secondary_indexes().empty()) {
+      return Error::InvalidParameter("List of GlobalSecondaryIndexes is empty");
     }
-    return CheckKeysDefined(ks, req.attribute_definitions());
+    const bool on_demand = req.billing_mode() == "PAY_PER_REQUEST";
+    for (const auto& g : req.global_secondary_indexes()) {
+      POGI_RETURN_IF_ERROR(CheckIndexSchema(g.index_name(), g.key_schema(), g.projection(), false,
+                                            req.key_schema(), req.attribute_definitions()));
+      POGI_RETURN_IF_ERROR(CheckIndexThroughput(g.index_name(), g.has_provisioned_throughput(), on_demand));
+      if (!names->insert(g.index_name()).second)
+        return Error::InvalidParameter("Duplicate index name: " + g.index_name());
+    }
+    if (req.global_secondary_indexes_size() > kMaxGlobalIndexes) {
+      return Error::InvalidParameter("GlobalSecondaryIndex count exceeds the per-table limit of " +
+                                     std::to_string(kMaxGlobalIndexes));
+    }
   }
-  POGI_RETURN_IF_ERROR(CheckIndexes(req));
-  std::set<std::string> index_names;
-  for (const auto& g : req.global_secondary_indexes()) index_names.insert(g.index_name());
-  for (const auto& l : req.local_secondary_indexes()) index_names.insert(l.index_name());
-  POGI_RETURN_IF_ERROR(CheckVectorIndexes(req, index_names));
-  std::set<std::string> used;
-  for (const auto& k : ks) used.insert(k.attribute_name());
+  return Status::Ok();
+}
+
+// Step 7: every definition is some key's. DynamoDB's words, on record since 2015.
+Status CheckDefinitionsUsed(const R& req) {
+  std::set<std::string> defined, used;
+  for (const auto& a : req.attribute_definitions()) defined.insert(a.attribute_name());
+  for (const auto& k : req.key_schema()) used.insert(k.attribute_name());
   for (const auto& v : req.vector_indexes()) {
     for (const auto& e : v.search_schema()) used.insert(e.attribute_name());
   }
@@ -159,42 +213,26 @@ Status CheckSchema(const v1::CreateTableRequest& req) {
   for (const auto& l : req.local_secondary_indexes()) {
     for (const auto& k : l.key_schema()) used.insert(k.attribute_name());
   }
-  if (defined.size() != used.size()) {
-    if (req.global_secondary_indexes_size() == 0 && req.local_secondary_indexes_size() == 0 &&
-        req.vector_indexes_size() == 0) {
-      return Error::InvalidParameter(
-          "Number of attributes in KeySchema does not exactly match number of attributes defined in "
-          "AttributeDefinitions");
-    }
-    auto join = [](const auto& names) {
-      std::string s;
-      for (const auto& n : names) s += (s.empty() ? "" : ", ") + std::string(n);
-      return s;
-    };
-    std::vector<std::string> defs;
-    for (const auto& a : req.attribute_definitions()) defs.push_back(a.attribute_name());
-    return Error::InvalidParameter("Some AttributeDefinitions are not used. AttributeDefinitions: [" +
-                                   join(defs) + "], keys used: [" + join(used) + "]");
-  }
-  bool on_demand = req.billing_mode() == "PAY_PER_REQUEST";
-  if (on_demand && req.has_provisioned_throughput()) {
-    return Error::InvalidParameter(
-        "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
-        "PAY_PER_REQUEST");
-  }
-  if (req.has_provisioned_throughput())
-    POGI_RETURN_IF_ERROR(CheckCapacityBounds(req.provisioned_throughput()));
-  if (!on_demand && !req.has_provisioned_throughput()) {
-    if (req.has_billing_mode()) {
-      return Error::InvalidParameter(
-          "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is "
-          "PROVISIONED");
-    }
-    return Error::Validation("No provisioned throughput specified for the table");
-  }
-  for (const auto& g : req.global_secondary_indexes()) {
-    POGI_RETURN_IF_ERROR(CheckIndexThroughput(g.index_name(), g.has_provisioned_throughput(), on_demand));
-  }
+  if (defined.size() == used.size()) return Status::Ok();
+  auto join = [](const auto& names) {
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : ", ") + std::string(n);
+    return s;
+  };
+  std::vector<std::string> defs;
+  for (const auto& a : req.attribute_definitions()) defs.push_back(a.attribute_name());
+  return Error::InvalidParameter("Some AttributeDefinitions are not used. AttributeDefinitions: [" +
+                                 join(defs) + "], keys used: [" + join(used) + "]");
+}
+
+// Steps 3 to 7, in order.
+Status CheckSchema(const R& req) {
+  POGI_RETURN_IF_ERROR(CheckBilling(req));
+  POGI_RETURN_IF_ERROR(CheckTableKeySchema(req));
+  std::set<std::string> index_names;
+  POGI_RETURN_IF_ERROR(CheckIndexes(req, &index_names));
+  POGI_RETURN_IF_ERROR(CheckVectorIndexes(req, index_names));
+  POGI_RETURN_IF_ERROR(CheckDefinitionsUsed(req));
   if (req.has_stream_specification()) {
     POGI_RETURN_IF_ERROR(CheckStreamSpecification(req.stream_specification(), true));
   }

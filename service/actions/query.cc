@@ -6,6 +6,7 @@
 #include "service/read/read_request.h"
 #include "service/validate/item_request.h"
 #include "service/validate/item_validation.h"
+#include "service/validate/member_presence.h"
 
 namespace pogi::service {
 Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
@@ -26,8 +27,10 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
 
   // DynamoDB's order: the mix of expression and legacy members, QueryFilter,
   // AttributesToGet, ExclusiveStartKey's values, a key condition present,
-  // the expression checks, KeyConditions; then the table, the index and the
-  // schema-dependent checks.
+  // the expression checks, KeyConditions (values, counts, types, then {}
+  // is "of length 1 or 2 only"); then the table, the index, legacy
+  // KeyConditions against the schema (non-indexable operators) and the
+  // other schema-dependent checks.
   ExpressionParams params;
   params.key_condition = IfPresent(req.has_key_condition_expression(), req.key_condition_expression());
   params.filter = IfPresent(req.has_filter_expression(), req.filter_expression());
@@ -38,9 +41,13 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   // KeyConditionExpression: it may go with ProjectionExpression or
   // FilterExpression.
   if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
-  if (!req.query_filter().empty()) params.legacy.push_back("QueryFilter");
+  if (Sent(req, v1::QueryRequest::kQueryFilterFieldNumber, req.query_filter_size()))
+    params.legacy.push_back("QueryFilter");
   if (req.has_conditional_operator()) params.legacy.push_back("ConditionalOperator");
-  if (!req.key_conditions().empty() && req.has_key_condition_expression()) {
+  // {} is present (behaviours.md V1): in the mix, and as no condition at all.
+  const bool key_conditions_sent =
+      Sent(req, v1::QueryRequest::kKeyConditionsFieldNumber, req.key_conditions_size());
+  if (key_conditions_sent && req.has_key_condition_expression()) {
     params.legacy.push_back("KeyConditions");
   }
   POGI_RETURN_IF_ERROR(CheckNotMixed(params));
@@ -53,7 +60,7 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
                         LegacyProjection(req.has_attributes_to_get() ? &req.attributes_to_get() : nullptr));
   const std::string_view projection_param = projection ? "AttributesToGet" : "ProjectionExpression";
   POGI_RETURN_IF_ERROR(ValidateStartKeyValues(req.exclusive_start_key()));
-  if (!params.key_condition && req.key_conditions().empty()) {
+  if (!params.key_condition && !key_conditions_sent) {
     return Error::Validation(
         "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
   }
@@ -63,6 +70,8 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   if (!parsed.key_condition) {
     POGI_ASSIGN_OR_RETURN(parsed.key_condition,
                           expr::ConvertFilter(req.key_conditions(), nullptr, "KeyConditions", &CheckValue));
+    // After their values, counts and types, before the table (O1).
+    if (req.key_conditions().empty()) return Error::Validation("Conditions can be of length 1 or 2 only");
   }
 
   POGI_ASSIGN_OR_RETURN(auto table, FindTable(req.table_name()));
@@ -70,6 +79,8 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
       const Index* index,
       FindIndexOf(*table, IfPresent(req.has_index_name(), req.index_name()), req.consistent_read()));
   const KeySchema keys = table->KeysOf(index);
+  if (!req.has_key_condition_expression())
+    POGI_RETURN_IF_ERROR(CheckLegacyKeyConditions(req.key_conditions(), keys));
   POGI_ASSIGN_OR_RETURN(storage::RangeRead read, CompileKeyCondition(*parsed.key_condition, keys));
   if (projection) POGI_RETURN_IF_ERROR(CheckScalarKeyPaths(*table, index, projection->paths));
   if (filter) POGI_RETURN_IF_ERROR(CheckFilterKeys(*filter, keys, legacy_filter));

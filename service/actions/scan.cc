@@ -4,6 +4,7 @@
 #include "service/read/read_request.h"
 #include "service/validate/item_request.h"
 #include "service/validate/item_validation.h"
+#include "service/validate/member_presence.h"
 
 namespace pogi::service {
 
@@ -56,7 +57,9 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   params.value_expressions = "FilterExpression";
   // DynamoDB lists them in this order.
   if (req.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
-  if (!req.scan_filter().empty()) params.legacy.push_back("ScanFilter");
+  // {} is present (behaviours.md V1).
+  if (Sent(req, v1::ScanRequest::kScanFilterFieldNumber, req.scan_filter_size()))
+    params.legacy.push_back("ScanFilter");
   if (req.has_conditional_operator()) params.legacy.push_back("ConditionalOperator");
   POGI_RETURN_IF_ERROR(CheckNotMixed(params));
   POGI_ASSIGN_OR_RETURN(auto projection,

@@ -8,6 +8,7 @@
 #include "service/validate/capacity.h"
 #include "service/validate/item_request.h"
 #include "service/validate/item_validation.h"
+#include "service/validate/member_presence.h"
 #include "service/validate/request_expressions.h"
 #include "service/write/item_write.h"
 #include "service/write/multi_item.h"
@@ -28,8 +29,11 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
   SetSubstitutions(params, req);
   params.value_expressions = "UpdateExpression and ConditionExpression";
-  if (!req.attribute_updates().empty()) params.legacy.push_back("AttributeUpdates");
-  if (!req.expected().empty()) params.legacy.push_back("Expected");
+  // {} is present (behaviours.md V1).
+  using R = v1::UpdateItemRequest;
+  if (Sent(req, R::kAttributeUpdatesFieldNumber, req.attribute_updates_size()))
+    params.legacy.push_back("AttributeUpdates");
+  if (Sent(req, R::kExpectedFieldNumber, req.expected_size())) params.legacy.push_back("Expected");
   POGI_RETURN_IF_ERROR(CheckNotMixed(params));
   value::AttributeMap key_map = req.key().attributes();
   POGI_RETURN_IF_ERROR(ValidateAttributes(&key_map));

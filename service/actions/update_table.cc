@@ -48,7 +48,7 @@ Status CheckMembers(const v1::UpdateTableRequest& req) {
     std::string at = "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member";
     if (u.has_create()) {
       const auto& g = u.create();
-      CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
+      CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(), KeySchemaSent(g),
                         g.has_projection() ? &g.projection() : nullptr,
                         g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
                         at + ".create", /*global=*/true);
@@ -220,6 +220,10 @@ Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates or "
         "SSESpecification or ReplicaUpdates or DeletionProtectionEnabled is required");
+  }
+  // Before the table is looked up, whatever the table's mode (2020 record).
+  if (req.billing_mode() == "PROVISIONED" && !req.has_provisioned_throughput()) {
+    return Error::InvalidParameter("ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
   }
   if (req.has_stream_specification()) {
     POGI_RETURN_IF_ERROR(CheckStreamSpecification(req.stream_specification(), false));

@@ -44,14 +44,14 @@ void CheckRestoreOverrides(Constraints& c, const Req& req) {
     CheckThroughput(c, req.provisioned_throughput_override(), "provisionedThroughputOverride");
   for (int i = 0; i < req.global_secondary_index_override_size(); ++i) {
     const auto& g = req.global_secondary_index_override(i);
-    CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(),
+    CheckIndexMembers(c, g.has_index_name() ? &g.index_name() : nullptr, g.key_schema(), KeySchemaSent(g),
                       g.has_projection() ? &g.projection() : nullptr,
                       g.has_provisioned_throughput() ? &g.provisioned_throughput() : nullptr,
                       "globalSecondaryIndexOverride." + std::to_string(i + 1) + ".member", /*global=*/true);
   }
   for (int i = 0; i < req.local_secondary_index_override_size(); ++i) {
     const auto& l = req.local_secondary_index_override(i);
-    CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(),
+    CheckIndexMembers(c, l.has_index_name() ? &l.index_name() : nullptr, l.key_schema(), KeySchemaSent(l),
                       l.has_projection() ? &l.projection() : nullptr, nullptr,
                       "localSecondaryIndexOverride." + std::to_string(i + 1) + ".member", /*global=*/false);
   }

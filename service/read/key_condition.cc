@@ -386,6 +386,37 @@ Result<storage::RangeRead> CompileMulti(const std::vector<Part>& parts, const Ke
 
 }  // namespace
 
+Status CheckLegacyKeyConditions(const google::protobuf::Map<std::string, v1::Condition>& conditions,
+                                const KeySchema& keys) {
+  auto indexable = [](const std::string& op) {
+    return op == "EQ" || op == "LE" || op == "LT" || op == "GE" || op == "GT" || op == "BEGINS_WITH" ||
+           op == "BETWEEN";
+  };
+  bool all_indexable = true;
+  for (const auto& [name, c] : conditions)
+    all_indexable = all_indexable && indexable(c.comparison_operator());
+  if (all_indexable || keys.hash.size() != 1 || keys.range.size() > 1) return Status::Ok();
+  std::vector<const KeyAttribute*> schema = {&keys.hash[0]};
+  if (!keys.range.empty()) schema.push_back(&keys.range[0]);
+  for (size_t i = 0; i < schema.size(); ++i) {
+    const KeyAttribute& key = *schema[i];
+    if (schema.size() == 1 && conditions.size() > 1) return NotSupported();
+    auto it = conditions.find(key.name);
+    if (it == conditions.end()) {
+      if (i == 0 || conditions.size() == 2) {
+        return Error::Validation("Query condition missed key schema element: " + key.name);
+      }
+      continue;
+    }
+    const std::string& op = it->second.comparison_operator();
+    if (!indexable(op))
+      return Error::Validation("Attempted conditional constraint is not an indexable operation");
+    for (const auto& v : it->second.attribute_value_list()) POGI_RETURN_IF_ERROR(CheckType(key, v));
+    if (i == 0 && op != "EQ") return NotSupported();
+  }
+  return Status::Ok();
+}
+
 Result<storage::RangeRead> CompileKeyCondition(const Condition& condition, const KeySchema& keys) {
   std::vector<const Condition*> leaves;
   if (condition.kind == Condition::Kind::kAnd) {

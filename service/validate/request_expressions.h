@@ -12,6 +12,7 @@
 #include "service/core/catalog.h"
 #include "service/expr/ast.h"
 #include "service/expr/types.h"
+#include "service/validate/member_presence.h"
 
 namespace pogi::service {
 
@@ -80,7 +81,8 @@ ExpressionParams WriteConditionParams(const Request& req) {
   params.condition = IfPresent(req.has_condition_expression(), req.condition_expression());
   SetSubstitutions(params, req);
   params.value_expressions = "ConditionExpression";
-  if (!req.expected().empty()) params.legacy.push_back("Expected");
+  // {} is present (behaviours.md V1).
+  if (Sent(req, Request::kExpectedFieldNumber, req.expected_size())) params.legacy.push_back("Expected");
   return params;
 }
 

@@ -74,9 +74,11 @@ class BatchTest(ServerTestCase):
         status, body = self.server.call("BatchWriteItem", {
             "RequestItems": {"bad!name": [{"PutRequest": {"Item": {"pk": S("x")}}}]},
             "ReturnConsumedCapacity": "BOGUS"})
-        self.assertEqual(body["message"], "1 validation error detected: Value 'BOGUS' at 'returnConsumedCapacity' "
-                                          "failed to satisfy constraint: Member must satisfy enum value set: "
-                                          "[INDEXES, TOTAL, NONE]")
+        # Listed together with the RequestItems constraints (behaviours.md O10).
+        self.assertRegex(body["message"], r"^2 validation errors detected: Value 'BOGUS' at 'returnConsumedCapacity' "
+                                          r"failed to satisfy constraint: Member must satisfy enum value set: "
+                                          r"\[INDEXES, TOTAL, NONE\]; Value '\{bad!name=.*' at 'requestItems' failed "
+                                          r"to satisfy constraint: " + re.escape(MAP_KEYS) + "$")
         status, body = self.server.call("BatchWriteItem", {
             "RequestItems": {"bad!name": [{"PutRequest": {"Item": {"pk": S("x")}}}]}})
         self.assertRegex(body["message"], r"^1 validation error detected: Value '\{bad!name=\[WriteRequest\("

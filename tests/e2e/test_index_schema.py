@@ -168,7 +168,7 @@ class CreateTableValidation(IndexBase):
             GlobalSecondaryIndexes=[gsi("gx1", "x", throughput={"ReadCapacityUnits": 1,
                                                                 "WriteCapacityUnits": 1})])
         self.create_error(
-            INVALID + "ProvisionedThroughput must be specified for index: gx1",
+            INVALID + "ProvisionedThroughput is not specified for index: gx1",
             AttributeDefinitions=defs, KeySchema=keys("pk"), BillingMode="PROVISIONED",
             ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
             GlobalSecondaryIndexes=[gsi("gx1", "x")])

@@ -166,10 +166,9 @@ class CreateTableValidation(ServerTestCase):
         self.assertTrue(msg.startswith("2 validation errors detected: "), msg)
         self.assertIn("Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be "
                       "null", msg)
-        # pogi's proto API cannot tell an absent list from an empty one; it
-        # answers as DynamoDB does for KeySchema=[] (what SDKs send).
-        self.assertIn("Value '[]' at 'keySchema' failed to satisfy constraint: Member must have "
-                      "length greater than or equal to 1", msg)
+        # Absent is null; KeySchema=[] is too short (test_empty_key_schema).
+        self.assertIn("Value null at 'keySchema' failed to satisfy constraint: Member must not be null",
+                      msg)
 
     def test_empty_key_schema(self):
         # An empty list is not null: DynamoDB reports its length.
@@ -208,7 +207,11 @@ class CreateTableValidation(ServerTestCase):
                    KeySchema=KEY_PK + [{"AttributeName": "sk", "KeyType": "HASH"}])
 
     def test_hash_and_range_same_name(self):
+        # More keys than definitions is checked first [now] (behaviours.md O8).
+        self.check("Invalid KeySchema: Some index key attribute have no definition",
+                   KeySchema=KEY_PK + [{"AttributeName": "pk", "KeyType": "RANGE"}])
         self.check("Both the Hash Key and the Range Key element in the KeySchema have the same name",
+                   AttributeDefinitions=ATTR_PK_S + [{"AttributeName": "sk", "AttributeType": "S"}],
                    KeySchema=KEY_PK + [{"AttributeName": "pk", "KeyType": "RANGE"}])
 
     def test_key_attribute_not_defined(self):
@@ -237,7 +240,11 @@ class CreateTableValidation(ServerTestCase):
                    BillingMode="PROVISIONED")
 
     def test_no_billing_mode_and_no_throughput(self):
-        self.check("No provisioned throughput specified for the table", BillingMode=None)
+        # PROVISIONED is the default (2020 record); "No provisioned throughput
+        # specified for the table" is DynamoDB Local's text, not DynamoDB's.
+        self.check("One or more parameter values were invalid: ReadCapacityUnits and "
+                   "WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+                   BillingMode=None)
 
     def test_zero_capacity(self):
         self.check("1 validation error detected: Value '0' at "
@@ -266,7 +273,8 @@ class CreateTableValidation(ServerTestCase):
         self.assertClientError(self.ddb.create_table, VALIDATION,
                                message="Both the Hash Key and the Range Key element in the "
                                        "KeySchema have the same name",
-                               TableName="boto-val", AttributeDefinitions=ATTR_PK_S,
+                               TableName="boto-val",
+                               AttributeDefinitions=ATTR_PK_S + [{"AttributeName": "sk", "AttributeType": "S"}],
                                KeySchema=KEY_PK + [{"AttributeName": "pk", "KeyType": "RANGE"}],
                                BillingMode="PAY_PER_REQUEST")
 
@@ -419,7 +427,7 @@ class TablesThroughTheCli(ServerTestCase):
             "--key-schema", "AttributeName=pk,KeyType=HASH")
         self.assertNotEqual(rc, 0)
         self.assertIn("ValidationException", err)
-        self.assertIn("No provisioned throughput specified for the table", err)
+        self.assertIn("ReadCapacityUnits and WriteCapacityUnits must both be specified", err)
 
 
 class UnimplementedOperations(ServerTestCase):

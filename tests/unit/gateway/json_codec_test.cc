@@ -11,6 +11,7 @@
 
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/validate/item_validation.h"
+#include "service/validate/member_presence.h"
 
 namespace pogi::gateway {
 namespace {
@@ -211,6 +212,29 @@ TEST(JsonCodecTest, NullIsAbsent) {
   auto item = Decode<v1::PutItemRequest>(R"({"Item": {"a": {"S": null, "N": "1"}, "e": {"S": null}}})");
   EXPECT_EQ(item.item().attributes().at("a").n(), "1");
   EXPECT_EQ(item.item().attributes().at("e").value_case(), v1::AttributeValue::VALUE_NOT_SET);
+}
+
+// [] and {} are present, a missing member or null absent: the reader marks
+// the first on the parent message (member_presence.h), nothing else.
+TEST(JsonCodecTest, ListsAndMapsSentEmptyAreMarked) {
+  using R = v1::CreateTableRequest;
+  auto req = Decode<R>(R"({"KeySchema": [], "LocalSecondaryIndexes": null,
+      "GlobalSecondaryIndexes": [{"IndexName": "g", "KeySchema": [], "Projection": {"NonKeyAttributes": []}}],
+      "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}]})");
+  EXPECT_TRUE(service::SentEmpty(req, R::kKeySchemaFieldNumber));
+  EXPECT_FALSE(service::SentEmpty(req, R::kLocalSecondaryIndexesFieldNumber));
+  EXPECT_FALSE(service::SentEmpty(req, R::kAttributeDefinitionsFieldNumber));
+  EXPECT_FALSE(service::SentEmpty(req, R::kTagsFieldNumber));
+  EXPECT_TRUE(service::Sent(req, R::kAttributeDefinitionsFieldNumber, req.attribute_definitions_size()));
+  const auto& g = req.global_secondary_indexes(0);
+  EXPECT_TRUE(service::SentEmpty(g, v1::GlobalSecondaryIndex::kKeySchemaFieldNumber));
+  EXPECT_TRUE(service::SentEmpty(g.projection(), v1::Projection::kNonKeyAttributesFieldNumber));
+
+  auto put = Decode<v1::PutItemRequest>(R"({"Expected": {}, "Item": {"a": {"S": "x"}}})");
+  EXPECT_TRUE(service::SentEmpty(put, v1::PutItemRequest::kExpectedFieldNumber));
+  // A request without empty members carries no mark at all.
+  auto plain = Decode<v1::PutItemRequest>(R"({"TableName": "t", "Item": {"a": {"L": []}}})");
+  EXPECT_EQ(plain.GetReflection()->GetUnknownFields(plain).field_count(), 0);
 }
 
 TEST(JsonCodecTest, EmptyAttributeValueIsLeftForTheEngine) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "service/engine/engine.h"
+#include "service/validate/member_presence.h"
 #include "service/write/multi_item.h"
 #include "tests/unit/value_builders.h"
 
@@ -89,11 +90,33 @@ TEST_F(BatchTest, WriteConstraints) {
       "ValidationException: 1 validation error detected: Value '{hash=[]}' at 'requestItems' failed to "
       "satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to "
       "25, Member must have length greater than or equal to 1]");
+  // A bad enum is listed together with the RequestItems constraints (behaviours.md O10).
   req.set_return_consumed_capacity("BOGUS");
   EXPECT_EQ(
       ErrorOf(engine_->BatchWriteItem(req)),
-      "ValidationException: 1 validation error detected: Value 'BOGUS' at 'returnConsumedCapacity' failed to "
-      "satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+      "ValidationException: 2 validation errors detected: Value 'BOGUS' at 'returnConsumedCapacity' failed "
+      "to "
+      "satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; Value '{hash=[]}' at "
+      "'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have "
+      "length less than or equal to 25, Member must have length greater than or equal to 1]");
+  req.clear_return_consumed_capacity();
+
+  // A PutRequest without Item and a DeleteRequest without Key are null
+  // (behaviours.md V1); an Item sent as {} is present, and fails later.
+  v1::BatchWriteItemRequest nulls;
+  auto* list = &(*nulls.mutable_request_items())["hash"];
+  list->add_requests()->mutable_put_request();
+  list->add_requests()->mutable_delete_request();
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchWriteItem(nulls)),
+      "ValidationException: 2 validation errors detected: Value null at "
+      "'requestItems.hash.member.1.member.putRequest.item' failed to satisfy constraint: Member must not be "
+      "null; Value null at 'requestItems.hash.member.2.member.deleteRequest.key' failed to satisfy "
+      "constraint: Member must not be null");
+  MarkSentEmpty(list->mutable_requests(0)->mutable_put_request(), v1::PutRequest::kItemFieldNumber);
+  MarkSentEmpty(list->mutable_requests(1)->mutable_delete_request(), v1::DeleteRequest::kKeyFieldNumber);
+  EXPECT_EQ(ErrorOf(engine_->BatchWriteItem(nulls)),
+            "ValidationException: The provided key element does not match the schema");
 
   v1::BatchWriteItemRequest too_many;
   for (int i = 0; i < 13; ++i) AddPut(&too_many, "hash", ItemOf({{"pk", S("k" + std::to_string(i))}}));

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "service/validate/constraints.h"
+#include "service/validate/member_presence.h"
 #include "tests/unit/value_builders.h"
 
 namespace pogi::service {
@@ -151,16 +153,111 @@ TEST_F(EngineTest, CreateTableWithoutTableName) {
             "The parameter 'TableName' is required but was not present in the request");
 }
 
-// A proto list cannot tell absent from empty: pogi answers as DynamoDB does
-// for an empty KeySchema, which is what SDKs (that require the member) send.
-TEST_F(EngineTest, CreateTableEmptyRequestReportsEveryMissingMember) {
+// An absent list is null; one the JSON reader saw sent as [] (marked, see
+// member_presence.h) is too short, except AttributeDefinitions, which has no
+// bound and fails later on the keys it does not define.
+TEST_F(EngineTest, CreateTableAbsentAndEmptyLists) {
   v1::CreateTableRequest req;
   req.set_table_name("tbl");
   EXPECT_EQ(CreateError(*engine_, req),
             "2 validation errors detected: "
             "Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; "
-            "Value '[]' at 'keySchema' failed to satisfy constraint: Member must have length greater than or "
-            "equal to 1");
+            "Value null at 'keySchema' failed to satisfy constraint: Member must not be null");
+  MarkSentEmpty(&req, v1::CreateTableRequest::kKeySchemaFieldNumber);
+  MarkSentEmpty(&req, v1::CreateTableRequest::kAttributeDefinitionsFieldNumber);
+  EXPECT_EQ(CreateError(*engine_, req),
+            std::string(kOne) +
+                "Value '[]' at 'keySchema' failed to satisfy constraint: Member must have length greater "
+                "than or equal to 1");
+
+  req = TableRequest("tbl");
+  req.clear_attribute_definitions();
+  MarkSentEmpty(&req, v1::CreateTableRequest::kAttributeDefinitionsFieldNumber);
+  EXPECT_EQ(CreateError(*engine_, req), "Invalid KeySchema: Some index key attribute have no definition");
+}
+
+// behaviours.md O8: billing first, then the table's keys in a fixed order.
+TEST_F(EngineTest, CreateTableTableLevelOrder) {
+  auto req = TableRequest("tbl");
+  req.mutable_key_schema(0)->set_key_type("RANGE");
+  req.mutable_attribute_definitions(0)->set_attribute_name("other");
+  req.mutable_provisioned_throughput()->set_read_capacity_units(kMaxCapacityUnits + 1);
+  EXPECT_EQ(CreateError(*engine_, req), "Given value 1000000000001 for ReadCapacityUnits is out of bounds");
+  req.mutable_provisioned_throughput()->set_read_capacity_units(1);
+  // A key not defined beats the first key's type.
+  EXPECT_EQ(CreateError(*engine_, req),
+            "One or more parameter values were invalid: Some index key attributes are not defined in "
+            "AttributeDefinitions. Keys: [pk], AttributeDefinitions: [other]");
+  // The same name twice beats the first key's type.
+  req = TableRequest("tbl");
+  req.mutable_key_schema(0)->set_key_type("RANGE");
+  AddKey(&req, "pk", "RANGE");
+  AddDef(&req, "x", "S");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+}
+
+// behaviours.md V1, O9: an empty index list, then the table's range key,
+// before any index's own rules; then per index, keys before types.
+TEST_F(EngineTest, CreateTableIndexLevelOrder) {
+  auto req = TableRequest("tbl");
+  MarkSentEmpty(&req, v1::CreateTableRequest::kLocalSecondaryIndexesFieldNumber);
+  EXPECT_EQ(CreateError(*engine_, req),
+            "One or more parameter values were invalid: List of LocalSecondaryIndexes is empty");
+  req = TableRequest("tbl");
+  MarkSentEmpty(&req, v1::CreateTableRequest::kGlobalSecondaryIndexesFieldNumber);
+  EXPECT_EQ(CreateError(*engine_, req),
+            "One or more parameter values were invalid: List of GlobalSecondaryIndexes is empty");
+
+  req = TableRequest("tbl");
+  auto* l = req.add_local_secondary_indexes();
+  l->set_index_name("lsi");
+  for (auto [name, type] : {std::pair{"zz", "RANGE"}, std::pair{"yy", "BOGUS"}}) {
+    auto* k = l->add_key_schema();
+    k->set_attribute_name(name);
+    k->set_key_type(type);
+  }
+  l->mutable_projection()->set_projection_type("ALL");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "One or more parameter values were invalid: Table KeySchema does not have a range key, which is "
+            "required when specifying a LocalSecondaryIndex");
+  req.clear_key_schema();
+  AddKey(&req, "pk", "HASH");
+  AddKey(&req, "zz", "RANGE");
+  AddDef(&req, "zz", "S");
+  AddDef(&req, "yy", "S");
+  // No enumeration for an index's key types: the first is not HASH.
+  EXPECT_EQ(CreateError(*engine_, req),
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  l->mutable_key_schema(0)->set_key_type("HASH");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  l->mutable_key_schema(1)->set_key_type("RANGE");
+  EXPECT_EQ(CreateError(*engine_, req),
+            "One or more parameter values were invalid: Index KeySchema does not have the same leading hash "
+            "key as table KeySchema for index: lsi. index hash key: zz, table hash key: pk");
+}
+
+TEST_F(EngineTest, CreateTableGlobalIndexThroughput) {
+  auto req = TableRequest("tbl");
+  AddDef(&req, "g", "S");
+  auto* g = req.add_global_secondary_indexes();
+  g->set_index_name("gsi");
+  auto* k = g->add_key_schema();
+  k->set_attribute_name("g");
+  k->set_key_type("HASH");
+  g->mutable_projection()->set_projection_type("ALL");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "One or more parameter values were invalid: ProvisionedThroughput is not specified for index: gsi");
+  g->mutable_provisioned_throughput();
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "2 validation errors detected: "
+      "Value null at 'globalSecondaryIndexes.1.member.provisionedThroughput.readCapacityUnits' failed to "
+      "satisfy constraint: Member must not be null; "
+      "Value null at 'globalSecondaryIndexes.1.member.provisionedThroughput.writeCapacityUnits' failed "
+      "to satisfy constraint: Member must not be null");
 }
 
 TEST_F(EngineTest, CreateTableNameConstraints) {
@@ -293,8 +390,12 @@ TEST_F(EngineTest, CreateTableKeyOrder) {
   EXPECT_EQ(CreateError(*engine_, req),
             "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
 
+  // More keys than definitions comes first [now]: one definition for
+  // [pk HASH, pk RANGE] is not the same-name error (behaviours.md O8).
   req = TableRequest("tbl");
   AddKey(&req, "pk", "RANGE");
+  EXPECT_EQ(CreateError(*engine_, req), "Invalid KeySchema: Some index key attribute have no definition");
+  AddDef(&req, "x", "S");
   EXPECT_EQ(CreateError(*engine_, req),
             "Both the Hash Key and the Range Key element in the KeySchema have the same name");
 }
@@ -338,8 +439,13 @@ TEST_F(EngineTest, CreateTableBillingRules) {
       CreateError(*engine_, req),
       "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be "
       "specified when BillingMode is PROVISIONED");
+  // PROVISIONED is the default (2020 record; "No provisioned throughput
+  // specified for the table" is DynamoDB Local's).
   req.clear_billing_mode();
-  EXPECT_EQ(CreateError(*engine_, req), "No provisioned throughput specified for the table");
+  EXPECT_EQ(
+      CreateError(*engine_, req),
+      "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be "
+      "specified when BillingMode is PROVISIONED");
 }
 
 TEST_F(EngineTest, CreateTableStreamSpecification) {

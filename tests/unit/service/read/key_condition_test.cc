@@ -1,7 +1,8 @@
 // Key conditions on multi-attribute GSI keys: which conditions a Query may
 // give (equality on every partition-key attribute, sort-key attributes left
 // to right with at most a last range condition), the messages for the rest,
-// and the ranges the accepted ones read.
+// and the ranges the accepted ones read; legacy KeyConditions whose operator
+// no index can use, judged key by key.
 #include "service/read/key_condition.h"
 
 #include <gtest/gtest.h>
@@ -157,6 +158,47 @@ TEST(KeyConditionTest, ClassicKeySchemaKeepsItsRules) {
   EXPECT_EQ(*r->partition, "A");
   EXPECT_EQ(*r->sort_lo, "c1");
   EXPECT_EQ(*r->sort_hi, "c1");
+}
+
+using Conditions = google::protobuf::Map<std::string, v1::Condition>;
+
+Conditions Legacy(
+    std::initializer_list<std::tuple<const char*, const char*, std::vector<v1::AttributeValue>>> cs) {
+  Conditions out;
+  for (const auto& [name, op, values] : cs) {
+    auto& c = out[name];
+    c.set_comparison_operator(op);
+    for (const auto& v : values) *c.add_attribute_value_list() = v;
+  }
+  return out;
+}
+
+std::string LegacyError(const Conditions& cs, bool range = true) {
+  KeySchema keys;
+  keys.hash = {{"a", "S"}};
+  if (range) keys.range = {{"c", "S"}};
+  Status s = CheckLegacyKeyConditions(cs, keys);
+  return s.ok() ? "OK" : s.error().message();
+}
+
+// behaviours.md O4, O6: per key, hash then range: the count on a hash-only
+// schema, a missing condition, the operator, the value's type, EQ on the hash.
+TEST(KeyConditionTest, LegacyOperatorsNoIndexCanUse) {
+  const std::string not_indexable = "Attempted conditional constraint is not an indexable operation";
+  EXPECT_EQ(LegacyError(Legacy({{"a", "IN", {S("x")}}})), not_indexable);
+  EXPECT_EQ(LegacyError(Legacy({{"a", "EQ", {S("x")}}, {"c", "NOT_NULL", {}}})), not_indexable);
+  EXPECT_EQ(LegacyError(Legacy({{"a", "EQ", {S("x")}}, {"c", "CONTAINS", {S("y")}}}), false),
+            "Query key condition not supported");
+  EXPECT_EQ(LegacyError(Legacy({{"c", "NULL", {}}})), "Query condition missed key schema element: a");
+  EXPECT_EQ(LegacyError(Legacy({{"a", "EQ", {S("x")}}, {"z", "NE", {S("y")}}})),
+            "Query condition missed key schema element: c");
+  // The hash key's own problems come before the range key's operator.
+  EXPECT_EQ(LegacyError(Legacy({{"a", "GE", {S("x")}}, {"c", "IN", {S("y")}}})),
+            "Query key condition not supported");
+  EXPECT_EQ(LegacyError(Legacy({{"a", "EQ", {N("1")}}, {"c", "IN", {S("y")}}})),
+            "One or more parameter values were invalid: Condition parameter type does not match schema type");
+  // Every operator indexable: CompileKeyCondition's to judge.
+  EXPECT_EQ(LegacyError(Legacy({{"a", "GE", {N("1")}}})), "OK");
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ constexpr int kGrpcAborted = 10, kGrpcInvalidArgument = 3, kGrpcNotFound = 5, kG
               kGrpcPermissionDenied = 7, kGrpcInternal = 13, kGrpcAlreadyExists = 6, kGrpcUnavailable = 14;
 
 // The three families of __type prefixes DynamoDB uses. Indexed by ErrorCode.
-const std::array<ErrorInfo, 40> kTable = {{
+const std::array<ErrorInfo, 46> kTable = {{
     {"com.amazon.coral.validate#ValidationException", "ValidationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#SerializationException", "SerializationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400,
@@ -91,6 +91,17 @@ const std::array<ErrorInfo, 40> kTable = {{
      kGrpcNotFound},
     {"com.amazonaws.dynamodb.v20120810#ImportConflictException", "ImportConflictException", 400,
      kGrpcAlreadyExists},
+    {"com.amazonaws.dynamodb.v20120810#ReplicatedWriteConflictException", "ReplicatedWriteConflictException",
+     400, kGrpcAborted},
+    {"com.amazonaws.dynamodb.v20120810#GlobalTableAlreadyExistsException",
+     "GlobalTableAlreadyExistsException", 400, kGrpcAlreadyExists},
+    {"com.amazonaws.dynamodb.v20120810#GlobalTableNotFoundException", "GlobalTableNotFoundException", 400,
+     kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#ReplicaAlreadyExistsException", "ReplicaAlreadyExistsException", 400,
+     kGrpcAlreadyExists},
+    {"com.amazonaws.dynamodb.v20120810#ReplicaNotFoundException", "ReplicaNotFoundException", 400,
+     kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#IndexNotFoundException", "IndexNotFoundException", 400, kGrpcNotFound},
 }};
 
 }  // namespace

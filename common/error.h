@@ -58,6 +58,14 @@ enum class ErrorCode {
   kInvalidExportTime,
   kImportNotFound,
   kImportConflict,
+  // Multi-region strong consistency: a write meeting one from another region.
+  kReplicatedWriteConflict,
+  // Global tables version 2017.11.29 (legacy).
+  kGlobalTableAlreadyExists,
+  kGlobalTableNotFound,
+  kReplicaAlreadyExists,
+  kReplicaNotFound,
+  kIndexNotFound,
 };
 
 struct ErrorInfo {

@@ -2,6 +2,7 @@
 #include "service/engine/engine.h"
 #include "service/validate/constraints.h"
 #include "service/validate/control_plane.h"
+#include "service/write/legacy_attributes.h"
 
 namespace pogi::service {
 
@@ -16,6 +17,13 @@ Result<v1::DescribeTableResponse> Engine::DescribeTable(const v1::DescribeTableR
     return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() + " not found");
   }
   POGI_ASSIGN_OR_RETURN(auto d, Describe(*table));
+  // A legacy (2017.11.29) global table's member keeps its group in its
+  // description for replication; DynamoDB's DescribeTable does not show it
+  // (DescribeGlobalTable tells legacy tables apart).
+  if (IsLegacyGlobalMember(d)) {
+    d.clear_replicas();
+    d.clear_global_table_version();
+  }
   v1::DescribeTableResponse resp;
   *resp.mutable_table() = std::move(d);
   return resp;

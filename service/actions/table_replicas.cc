@@ -5,7 +5,10 @@
 // (engine/engine_replication.cc); Update records a replica's overrides;
 // Delete drops a replica. Every replica's description holds the whole group
 // (Replicas, GlobalTableVersion), kept the same in one storage write.
-#include "common/uuid.h"
+// MultiRegionConsistency STRONG with the Creates (and a witness, in
+// GlobalTableWitnessUpdates) makes the group one of multi-region strong
+// consistency: its writes reach every replica in their own transaction
+// (engine/engine_replication.cc).
 #include "service/core/region.h"
 #include "service/engine/engine.h"
 #include "service/streams/stream_settings.h"
@@ -13,6 +16,7 @@
 #include "service/validate/control_plane.h"
 #include "service/validate/index_schema.h"
 #include "service/write/item_write.h"
+#include "service/write/legacy_attributes.h"
 
 namespace pogi::service {
 namespace {
@@ -46,6 +50,17 @@ Status CheckReplicaMembers(const v1::UpdateTableRequest& req) {
     if (u.has_update()) CheckActionMembers(c, u.update(), at + ".update");
     if (u.has_delete_()) c.Required(u.delete_().has_region_name(), at + ".delete.regionName");
   }
+  c.OneOf(req.has_multi_region_consistency() ? &req.multi_region_consistency() : nullptr,
+          {"EVENTUAL", "STRONG"}, "multiRegionConsistency");
+  if (req.global_table_witness_updates_size() > 1) {
+    c.Count(req.global_table_witness_updates_size(), 1, 1, "[...]", "globalTableWitnessUpdates");
+  }
+  for (int i = 0; i < req.global_table_witness_updates_size(); ++i) {
+    const auto& w = req.global_table_witness_updates(i);
+    std::string at = "globalTableWitnessUpdates." + std::to_string(i + 1) + ".member";
+    if (w.has_create()) c.Required(w.create().has_region_name(), at + ".create.regionName");
+    if (w.has_delete_()) c.Required(w.delete_().has_region_name(), at + ".delete.regionName");
+  }
   return c.Finish();
 }
 
@@ -62,8 +77,9 @@ Status CheckReplicaUpdates(const v1::UpdateTableRequest& req) {
   if (others) {
     return Error::InvalidParameter("ReplicaUpdates cannot be combined with other changes of the table");
   }
-  int changes = 0;
+  int changes = 0, creates = 0;
   for (const auto& u : req.replica_updates()) {
+    creates += u.has_create();
     int actions = u.has_create() + u.has_update() + u.has_delete_();
     if (actions == 0) {
       return Error::InvalidParameter(
@@ -80,8 +96,102 @@ Status CheckReplicaUpdates(const v1::UpdateTableRequest& req) {
                                                  : u.delete_().region_name();
     if (!IsRegionName(region)) return Error::InvalidParameter("Invalid region: " + region);
   }
-  if (changes > 1) {
+  const bool strong = req.multi_region_consistency() == "STRONG";
+  // A group of multi-region strong consistency is made whole in one
+  // request: its replicas (and witness) created together.
+  if (changes > 1 && !(strong && creates == changes)) {
     return Error::InvalidParameter("Only one replica can be created or deleted in one UpdateTable request");
+  }
+  // TODO(fidelity): no record of DynamoDB's texts for the rules of
+  // MultiRegionConsistency and GlobalTableWitnessUpdates below; pogi's own.
+  if (req.has_multi_region_consistency() && creates == 0) {
+    return Error::Validation(
+        "MultiRegionConsistency can only be specified when creating a global table with ReplicaUpdates "
+        "Create "
+        "actions");
+  }
+  for (const auto& w : req.global_table_witness_updates()) {
+    if (w.has_create() + w.has_delete_() != 1) {
+      return Error::InvalidParameter(
+          "One of GlobalTableWitnessGroupUpdate.Create, GlobalTableWitnessGroupUpdate.Delete must be "
+          "specified");
+    }
+    const std::string& region = w.has_create() ? w.create().region_name() : w.delete_().region_name();
+    if (!IsRegionName(region)) return Error::InvalidParameter("Invalid region: " + region);
+    if (w.has_create() && !strong) {
+      return Error::Validation("A witness can only be created with MultiRegionConsistency set to STRONG");
+    }
+  }
+  return Status::Ok();
+}
+
+// The region sets a group of multi-region strong consistency lives in: its
+// three regions are all in one of them.
+int RegionSetOf(const std::string& region) {
+  static const std::vector<std::vector<std::string_view>> kSets = {
+      {"us-east-1", "us-east-2", "us-west-2"},
+      {"eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1"},
+      {"ap-northeast-1", "ap-northeast-2", "ap-northeast-3"},
+  };
+  for (size_t i = 0; i < kSets.size(); ++i) {
+    for (auto r : kSets[i]) {
+      if (r == region) return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+// What a table must be to become a group of multi-region strong
+// consistency with `replicas` (the local region first) and `witness` (may
+// be empty). TODO(fidelity): no record of DynamoDB's texts; pogi's own.
+Status CheckStrongGroup(storage::ReadTxn& txn, const Table& table, const std::vector<std::string>& replicas,
+                        const std::string& witness) {
+  const auto& d = table.description;
+  if (d.replicas_size() > 0) {
+    return Error::Validation("The consistency mode of an existing global table cannot be changed");
+  }
+  if (replicas.size() + (witness.empty() ? 0 : 1) != 3) {
+    return Error::Validation(
+        "A global table with MultiRegionConsistency STRONG must have exactly three Regions: three replicas, "
+        "or "
+        "two replicas and one witness");
+  }
+  if (!witness.empty() && replicas.size() != 2) {
+    return Error::Validation("A global table with a witness must have exactly two replicas");
+  }
+  std::vector<std::string> all = replicas;
+  if (!witness.empty()) all.push_back(witness);
+  for (const auto& r : all) {
+    if (RegionSetOf(r) < 0 || RegionSetOf(r) != RegionSetOf(all.front())) {
+      return Error::Validation(
+          "The Regions of a global table with MultiRegionConsistency STRONG must be within one Region set: "
+          "us-east-1, us-east-2, us-west-2; eu-west-1, eu-west-2, eu-west-3, eu-central-1; or "
+          "ap-northeast-1, "
+          "ap-northeast-2, ap-northeast-3");
+    }
+  }
+  for (const auto& r : replicas) {
+    if (r == witness) return Error::Validation("The witness Region cannot also hold a replica: " + witness);
+  }
+  if (d.local_secondary_indexes_size() > 0) {
+    return Error::Validation(
+        "MultiRegionConsistency STRONG is not supported for tables with local secondary indexes");
+  }
+  const auto ttl = d.pogi_time_to_live().time_to_live_status();
+  if (ttl == "ENABLED" || ttl == "ENABLING") {
+    return Error::Validation(
+        "MultiRegionConsistency STRONG is not supported for tables with Time to Live enabled");
+  }
+  storage::RangeRead first;
+  first.id = table.id;
+  bool empty = true;
+  POGI_RETURN_IF_ERROR(txn.ReadRange(first, [&](const storage::Row&) {
+    empty = false;
+    return false;
+  }));
+  if (!empty) {
+    return Error::Validation(
+        "A table must be empty to become a global table with MultiRegionConsistency STRONG");
   }
   return Status::Ok();
 }
@@ -120,33 +230,6 @@ void RecordOverrides(const v1::ReplicationGroupMemberAction& a, v1::ReplicaDescr
   }
 }
 
-// The description of a new replica in `region` of the table described by
-// `source` (its group already in it): the same schema, indexes and
-// settings under its own ARN and id, with no stream yet.
-v1::TableDescription ReplicaTableDescription(const v1::TableDescription& source, const std::string& region,
-                                             double now) {
-  v1::TableDescription d = source;
-  d.clear_pogi_transitions();
-  d.clear_pogi_stream_id();
-  d.clear_pogi_replication_queue();
-  d.clear_stream_specification();
-  d.clear_latest_stream_arn();
-  d.clear_latest_stream_label();
-  d.clear_restore_summary();
-  d.clear_item_count();
-  d.clear_table_size_bytes();
-  d.set_table_status("ACTIVE");
-  d.set_creation_date_time(now);
-  d.set_table_arn(TableArnOf(d.table_name(), region));
-  d.set_table_id(RandomUuid());
-  for (auto& g : *d.mutable_global_secondary_indexes())
-    g.set_index_arn(IndexArn(d.table_arn(), g.index_name()));
-  for (auto& l : *d.mutable_local_secondary_indexes())
-    l.set_index_arn(IndexArn(d.table_arn(), l.index_name()));
-  for (auto& v : *d.mutable_vector_indexes()) v.set_index_arn(IndexArn(d.table_arn(), v.index_name()));
-  return d;
-}
-
 // Copies every item of `from` into `to` through the one write path, as
 // replicated writes (they reach `to`'s stream and indexes, and are not
 // queued again).
@@ -176,11 +259,18 @@ Result<v1::UpdateTableResponse> Engine::UpdateReplicas(const v1::UpdateTableRequ
     if (seen.error().code() != ErrorCode::kResourceNotFound) return std::move(seen).error();
     return Error::ResourceNotFound("Requested resource not found: Table: " + req.table_name() + " not found");
   }
+  // A member of a legacy (2017.11.29) global table changes its group with
+  // UpdateGlobalTable; DynamoDB upgrades it to 2019.11.21 only from its
+  // console. TODO(fidelity): no record of DynamoDB's text.
+  if (IsLegacyGlobalMember((*seen)->description)) {
+    return Error::Validation("Table " + req.table_name() +
+                             " is a replica of a global table of version 2017.11.29: use UpdateGlobalTable");
+  }
   v1::UpdateTableResponse resp;
-  std::shared_ptr<const Table> created;  // a replica made in the write, to forget if it fails
+  std::vector<std::shared_ptr<const Table>> made;  // replicas made in the write, to forget if it fails
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
     resp.Clear();
-    created.reset();
+    made.clear();
     POGI_ASSIGN_OR_RETURN(auto table, CurrentTable(catalog_, **seen));
     POGI_RETURN_IF_ERROR(CheckTableChangeable(table->description, /*updating_too=*/true));
     const std::string& name = table->description.table_name();
@@ -198,7 +288,9 @@ Result<v1::UpdateTableResponse> Engine::UpdateReplicas(const v1::UpdateTableRequ
       self->set_region_name(local);
       self->set_replica_status("ACTIVE");
     }
-    std::string creating, deleting;
+    std::vector<std::string> creatings;  // several only for a strong group
+    std::string deleting;
+    const bool strong_before = table->description.multi_region_consistency() == "STRONG";
     for (const auto& u : req.replica_updates()) {
       const std::string& region = u.has_create()   ? u.create().region_name()
                                   : u.has_update() ? u.update().region_name()
@@ -225,11 +317,16 @@ Result<v1::UpdateTableResponse> Engine::UpdateReplicas(const v1::UpdateTableRequ
                                            " not found");
           }
         }
+        // TODO(fidelity): no record of DynamoDB's text; pogi's own.
+        if (strong_before) {
+          return Error::Validation(
+              "Replicas cannot be added to a global table with MultiRegionConsistency STRONG");
+        }
         auto* r = group.add_replicas();
         r->set_region_name(region);
         r->set_replica_status("ACTIVE");
         RecordOverrides(u.create(), r, now);
-        creating = region;
+        creatings.push_back(region);
       } else {
         if (!existing) {
           return Error::InvalidParameter("No replica exists in region " + region);
@@ -241,12 +338,45 @@ Result<v1::UpdateTableResponse> Engine::UpdateReplicas(const v1::UpdateTableRequ
         }
       }
     }
+    // Multi-region strong consistency: the group made whole now, or a
+    // witness going.
+    std::string witness_creating, witness_deleting;
+    for (const auto& w : req.global_table_witness_updates()) {
+      if (w.has_create()) witness_creating = w.create().region_name();
+      if (w.has_delete_()) witness_deleting = w.delete_().region_name();
+    }
+    const bool strong_now = req.multi_region_consistency() == "STRONG";
+    if (strong_now) {
+      std::vector<std::string> regions{local};
+      regions.insert(regions.end(), creatings.begin(), creatings.end());
+      POGI_RETURN_IF_ERROR(CheckStrongGroup(txn, *table, regions, witness_creating));
+    } else if (strong_before && req.has_multi_region_consistency()) {
+      // TODO(fidelity): no record of DynamoDB's text; pogi's own.
+      return Error::Validation("The consistency mode of an existing global table cannot be changed");
+    }
+    if (!witness_deleting.empty()) {
+      bool found = false;
+      for (const auto& w : group.global_table_witnesses()) found |= w.region_name() == witness_deleting;
+      // TODO(fidelity): no record of DynamoDB's text; pogi's own.
+      if (!found) return Error::InvalidParameter("No witness exists in region " + witness_deleting);
+    }
+    if (strong_now) {
+      group.set_multi_region_consistency("STRONG");
+      group.clear_global_table_witnesses();
+      if (!witness_creating.empty()) {
+        auto* w = group.add_global_table_witnesses();
+        w->set_region_name(witness_creating);
+        w->set_witness_status("ACTIVE");
+      }
+    }
+    const auto shown_witnesses = group.global_table_witnesses();
+    if (!witness_deleting.empty()) group.clear_global_table_witnesses();
     // What the answer shows: every replica, the one being deleted too.
     const auto shown = group.replicas();
     // A global table has a stream: NEW_AND_OLD_IMAGES unless it had one
     // already (DynamoDB keeps a KEYS_ONLY one as it is).
     v1::TableDescription local_d = table->description;
-    if (!local_d.stream_specification().stream_enabled() && !creating.empty()) {
+    if (!local_d.stream_specification().stream_enabled() && !creatings.empty()) {
       v1::StreamSpecification spec;
       spec.set_stream_enabled(true);
       spec.set_stream_view_type("NEW_AND_OLD_IMAGES");
@@ -277,24 +407,32 @@ Result<v1::UpdateTableResponse> Engine::UpdateReplicas(const v1::UpdateTableRequ
       }
     }
     const bool global = group.replicas_size() > 1;
-    // The replica being created: a table in its region, with a stream like
-    // the local table's, filled with its items.
-    if (!creating.empty()) {
-      v1::TableDescription rd = ReplicaTableDescription(local_d, creating, now);
-      POGI_ASSIGN_OR_RETURN(created, CreateTableInTxn(txn, rd, v1::TableSettings()));
+    // The replicas being created: a table in each region, with a stream
+    // like the local table's, filled with its items.
+    for (const std::string& creating : creatings) {
+      v1::TableDescription rd = TableDescriptionInRegion(local_d, creating, now);
+      POGI_ASSIGN_OR_RETURN(auto created, CreateTableInTxn(txn, rd, v1::TableSettings()));
+      made.push_back(created);
       v1::StreamSpecification spec;
       spec.set_stream_enabled(true);
       spec.set_stream_view_type(local_d.stream_specification().stream_view_type());
       POGI_RETURN_IF_ERROR(ApplyStreamSpecification(streams_, txn, created->id, spec, &rd));
       created = catalog_.Make(created->id, rd, created->IndexIds());
+      made.back() = created;
       members.push_back(created);
     }
     // Every member gets the group, its queue (while global) and the
     // transitions begun; the local one its stream change too.
-    for (const auto& m : members) {
-      v1::TableDescription d = m == table ? local_d : m == created ? created->description : m->description;
+    for (auto& m : members) {
+      v1::TableDescription d = m == table ? local_d : m->description;
       d.clear_replicas();
       d.clear_global_table_version();
+      d.clear_multi_region_consistency();
+      d.clear_global_table_witnesses();
+      if (global && group.multi_region_consistency() == "STRONG") {
+        d.set_multi_region_consistency("STRONG");
+        *d.mutable_global_table_witnesses() = group.global_table_witnesses();
+      }
       int64_t queue = d.pogi_replication_queue();
       if (global) {
         *d.mutable_replicas() = group.replicas();
@@ -318,34 +456,53 @@ Result<v1::UpdateTableResponse> Engine::UpdateReplicas(const v1::UpdateTableRequ
       }
       d.set_pogi_replication_queue(queue);
       if (queue == 0) d.clear_pogi_replication_queue();
-      if (!creating.empty() && delays_.replica_creating > 0)
-        BeginTransition(d, kReplicaCreating, ReplicaSubject(creating), now + delays_.replica_creating);
+      for (const std::string& creating : creatings) {
+        if (delays_.replica_creating > 0)
+          BeginTransition(d, kReplicaCreating, ReplicaSubject(creating), now + delays_.replica_creating);
+      }
       if (!deleting.empty() && delays_.replica_deleting > 0)
         BeginTransition(d, kReplicaDeleting, ReplicaSubject(deleting), now + delays_.replica_deleting);
       ApplyTransitionStatuses(d);
       POGI_RETURN_IF_ERROR(txn.UpdateTableDescription(m->id, d.SerializeAsString()));
       auto updated = catalog_.Make(m->id, d, m->IndexIds());
       catalog_.Put(updated);  // inside the write: later writes queue their changes
-      if (m == created) created = updated;
+      for (auto& x : made) {
+        if (x == m) x = updated;
+      }
       if (m == table) {
         *resp.mutable_table_description() = d;
         resp.mutable_table_description()->clear_pogi_transitions();
       }
     }
-    if (created) POGI_RETURN_IF_ERROR(CopyItems(txn, *table, *created));
+    for (const auto& x : made) POGI_RETURN_IF_ERROR(CopyItems(txn, *table, *x));
     // The answer shows the change under way, as DynamoDB's does, although
     // without delays it is done.
     auto* rd = resp.mutable_table_description();
-    if (!creating.empty() || !deleting.empty()) rd->set_table_status("UPDATING");
+    if (!creatings.empty() || !deleting.empty() || !witness_deleting.empty())
+      rd->set_table_status("UPDATING");
     *rd->mutable_replicas() = shown;
     rd->set_global_table_version(std::string(kGlobalTableVersion));
     for (auto& r : *rd->mutable_replicas()) {
-      if (r.region_name() == creating) r.set_replica_status("CREATING");
+      for (const auto& creating : creatings) {
+        if (r.region_name() == creating) r.set_replica_status("CREATING");
+      }
       if (r.region_name() == deleting) r.set_replica_status("DELETING");
+    }
+    *rd->mutable_global_table_witnesses() = shown_witnesses;
+    for (auto& w : *rd->mutable_global_table_witnesses()) {
+      if (w.region_name() == witness_creating) w.set_witness_status("CREATING");
+      if (w.region_name() == witness_deleting) w.set_witness_status("DELETING");
+    }
+    if (shown_witnesses.empty() && group.multi_region_consistency() != "STRONG") {
+      rd->clear_multi_region_consistency();
+    } else if (rd->multi_region_consistency().empty()) {
+      rd->set_multi_region_consistency("STRONG");
     }
     return Status::Ok();
   });
-  if (!s.ok() && created) catalog_.Remove(created->description.table_name(), created->region);
+  if (!s.ok()) {
+    for (const auto& x : made) catalog_.Remove(x->description.table_name(), x->region);
+  }
   POGI_RETURN_IF_ERROR(s);
   return resp;
 }

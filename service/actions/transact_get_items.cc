@@ -11,6 +11,7 @@
 #include "service/validate/request_expressions.h"
 #include "service/write/item_write.h"
 #include "service/write/multi_item.h"
+#include "service/write/replication_queue.h"
 
 namespace pogi::service {
 namespace {
@@ -63,6 +64,7 @@ Result<v1::TransactGetItemsResponse> Engine::TransactGetItems(const v1::Transact
   }
   for (auto& a : gets) {
     POGI_ASSIGN_OR_RETURN(a.table, FindTable(a.get->table_name()));
+    POGI_RETURN_IF_ERROR(CheckTransactionAllowed(*a.table));
   }
   std::optional<std::pair<size_t, std::string>> mismatch;
   for (size_t i = 0; i < gets.size(); ++i) {

@@ -23,6 +23,7 @@
 #include "service/write/index_entries.h"
 #include "service/write/item_write.h"
 #include "service/write/multi_item.h"
+#include "service/write/replication_queue.h"
 #include "service/write/vector_entries.h"
 
 namespace pogi::service {
@@ -216,6 +217,7 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
   }
   for (auto& a : actions) {
     POGI_ASSIGN_OR_RETURN(a.table, FindTable(*a.table_name));
+    POGI_RETURN_IF_ERROR(CheckTransactionAllowed(*a.table));
   }
   // Keys against their schemas: a mismatch cancels the transaction, the first
   // one reported as its ValidationError and every other action as None.

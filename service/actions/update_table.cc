@@ -209,7 +209,9 @@ Status CheckAdmitted(const v1::UpdateTableRequest& req, const v1::TableDescripti
 Result<v1::UpdateTableResponse> Engine::UpdateTable(const v1::UpdateTableRequest& req) {
   POGI_RETURN_IF_ERROR(CheckMembers(req));
   // Global tables' replicas (actions/table_replicas.cc).
-  if (req.replica_updates_size() > 0) return UpdateReplicas(req);
+  if (req.replica_updates_size() > 0 || req.global_table_witness_updates_size() > 0 ||
+      req.has_multi_region_consistency())
+    return UpdateReplicas(req);
   bool changes_something = req.has_billing_mode() || req.has_provisioned_throughput() ||
                            req.global_secondary_index_updates_size() > 0 || req.has_stream_specification() ||
                            req.has_sse_specification() || req.has_deletion_protection_enabled() ||

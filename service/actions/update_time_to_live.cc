@@ -7,6 +7,7 @@
 #include "service/engine/engine.h"
 #include "service/validate/constraints.h"
 #include "service/write/item_write.h"
+#include "service/write/replication_queue.h"
 
 namespace pogi::service {
 namespace {
@@ -46,6 +47,7 @@ Result<v1::UpdateTimeToLiveResponse> Engine::UpdateTimeToLive(const v1::UpdateTi
       return Error::Validation("TimeToLive is already enabled");
     }
     if (!spec.enabled() && !enabled) return Error::Validation("TimeToLive is already disabled");
+    if (spec.enabled()) POGI_RETURN_IF_ERROR(CheckTimeToLiveAllowed(*table));
     if (!spec.enabled() && current.attribute_name() != spec.attribute_name()) {
       return Error::Validation(
           "TimeToLive is active on a different AttributeName: current AttributeName is " +

@@ -198,6 +198,17 @@ class Engine {
       const v1::DescribeKinesisStreamingDestinationRequest& req);
   Result<v1::UpdateKinesisStreamingDestinationResponse> UpdateKinesisStreamingDestination(
       const v1::UpdateKinesisStreamingDestinationRequest& req);
+  // Global tables version 2017.11.29, the legacy API (actions/global_tables_legacy.cc,
+  // actions/global_table_settings.cc): a group of same-named tables, one per
+  // region, replicated by the 2019.11.21 machinery.
+  Result<v1::CreateGlobalTableResponse> CreateGlobalTable(const v1::CreateGlobalTableRequest& req);
+  Result<v1::UpdateGlobalTableResponse> UpdateGlobalTable(const v1::UpdateGlobalTableRequest& req);
+  Result<v1::DescribeGlobalTableResponse> DescribeGlobalTable(const v1::DescribeGlobalTableRequest& req);
+  Result<v1::ListGlobalTablesResponse> ListGlobalTables(const v1::ListGlobalTablesRequest& req);
+  Result<v1::DescribeGlobalTableSettingsResponse> DescribeGlobalTableSettings(
+      const v1::DescribeGlobalTableSettingsRequest& req);
+  Result<v1::UpdateGlobalTableSettingsResponse> UpdateGlobalTableSettings(
+      const v1::UpdateGlobalTableSettingsRequest& req);
   // Whether a Kinesis endpoint is configured (pogi start --kinesis-endpoint).
   // Without one, an enabled destination is refused at once (ENABLE_FAILED
   // once its ENABLING ends), as DynamoDB's is for a stream it cannot use.
@@ -236,6 +247,12 @@ class Engine {
   ReplicationControl& replication() { return replication_; }
   // How many changes wait in replication queues.
   Result<int64_t> ReplicationBacklog();
+  // Replica auto scaling settings (actions/replica_auto_scaling.cc): kept
+  // and described, never acted on (pogi does not change capacity).
+  Result<v1::DescribeTableReplicaAutoScalingResponse> DescribeTableReplicaAutoScaling(
+      const v1::DescribeTableReplicaAutoScalingRequest& req);
+  Result<v1::UpdateTableReplicaAutoScalingResponse> UpdateTableReplicaAutoScaling(
+      const v1::UpdateTableReplicaAutoScalingRequest& req);
   // Whether this process replicates (of several sharing a database, one does).
   Result<bool> HoldReplicationLease() { return storage_->HoldLease("replication", kReplicationLeaseSeconds); }
   static constexpr double kReplicationLeaseSeconds = 3;
@@ -345,6 +362,10 @@ class Engine {
         streams_(*clock_) {
     capture_.clock = clock_.get();
     capture_.feed = &feed_;
+    capture_.replicate_now = [this](storage::WriteTxn& txn, const Table& table,
+                                    const storage::EncodedKey& key, const std::string* new_item_stored) {
+      return ReplicateStrong(txn, table, key, new_item_stored);
+    };
     catalog_.set_capture(&capture_);
     catalog_.set_read_lag(&read_lag_);
   }
@@ -402,10 +423,26 @@ class Engine {
                                    bool want_queue = false);
   // Global tables: UpdateTable's ReplicaUpdates (actions/table_replicas.cc).
   Result<v1::UpdateTableResponse> UpdateReplicas(const v1::UpdateTableRequest& req);
+  // Legacy global tables (actions/global_tables_legacy.cc), inside a write:
+  // the member of `region` made from `source`, the table that region sees
+  // in the default region mode (core/legacy_global_table.h): its schema,
+  // indexes and settings, empty, with a NEW_AND_OLD_IMAGES stream.
+  Result<std::shared_ptr<const Table>> MakeLegacyMember(storage::WriteTxn& txn, const Table& source,
+                                                        const std::string& region, double now);
   // Inside a write: applies queued change `change` of replica `source` to
   // every other replica, unless what a replica holds is newer.
+  // `always`: applied whatever the replicas hold (multi-region strong
+  // consistency, where every replica holds the same before the write).
   Status ApplyReplicated(storage::WriteTxn& txn, const Table& source,
-                         const v1::ReplicationQueuedChange& change);
+                         const v1::ReplicationQueuedChange& change, bool always = false);
+  // Inside a write: a local write of replica `source` of a STRONG global
+  // table (multi-region strong consistency) reaches every other replica in
+  // the same transaction. While the replication lag has not passed since a
+  // write of the same item from another region, it is refused with
+  // ReplicatedWriteConflictException (the mark is kept in storage, so every
+  // process sharing a database sees it).
+  Status ReplicateStrong(storage::WriteTxn& txn, const Table& source, const storage::EncodedKey& key,
+                         const std::string* new_item_stored);
   // Inside a write, as replica `table` is dropped: it leaves its group (the
   // other replicas' Replicas lists), its queue goes, and a replica left
   // alone becomes a regional table again.

@@ -1,4 +1,4 @@
-// Global tables' replication (multi-region eventual consistency): each
+// Global tables' replication. Multi-region eventual consistency: each
 // replica's local writes wait in its queue (write/replication_queue.h) until
 // the replication lag has passed, then reach every other replica through
 // the one write path as replicated writes, in queue order (so one item's
@@ -29,10 +29,23 @@ bool FirstDue(const std::vector<storage::StreamRecordRow>& rows, double lag, dou
   return c.queued_wall() + lag <= wall_now;
 }
 
+void AppendHexKey(const storage::EncodedKey& key, std::string* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (unsigned char c : key.partition) {
+    out->push_back(kDigits[c >> 4]);
+    out->push_back(kDigits[c & 15]);
+  }
+  out->push_back('.');
+  for (unsigned char c : key.sort) {
+    out->push_back(kDigits[c >> 4]);
+    out->push_back(kDigits[c & 15]);
+  }
+}
+
 }  // namespace
 
 Status Engine::ApplyReplicated(storage::WriteTxn& txn, const Table& source,
-                               const v1::ReplicationQueuedChange& change) {
+                               const v1::ReplicationQueuedChange& change, bool always) {
   const storage::EncodedKey key{change.partition(), change.sort()};
   const ReplicaVersion version{change.write_time(), change.origin_region()};
   std::optional<value::AttributeMap> new_item;
@@ -47,7 +60,7 @@ Status Engine::ApplyReplicated(storage::WriteTxn& txn, const Table& source,
     auto target = catalog_.FindIn(source.description.table_name(), r.region_name());
     if (!target || target->replication_queue == 0) continue;
     POGI_ASSIGN_OR_RETURN(auto current, ReadReplicaVersion(txn, *target, key));
-    if (current && !NewerVersion(version, *current)) continue;  // the replica holds a later write
+    if (!always && current && !NewerVersion(version, *current)) continue;  // the replica holds a later write
     POGI_ASSIGN_OR_RETURN(auto old_bytes, txn.GetItem(target->id, key));
     std::optional<value::AttributeMap> old_item;
     if (old_bytes) {
@@ -59,6 +72,42 @@ Status Engine::ApplyReplicated(storage::WriteTxn& txn, const Table& source,
                                      old_bytes ? std::string_view(*old_bytes) : std::string_view()));
     POGI_RETURN_IF_ERROR(WriteReplicaVersion(txn, *target, key, version));
   }
+  return Status::Ok();
+}
+
+// Multi-region strong consistency. The write is applied to every replica in
+// its own transaction, so a strongly consistent read in any region sees it
+// once it is acknowledged. pogi's stand-in for the replication under way:
+// for the replication lag after a write, the item is marked as being
+// written from its region (a shared value, seen by every process on the
+// database, in wall-clock time so that a frozen pogi clock does not hold
+// it), and a write of it from another region meanwhile is refused as
+// DynamoDB refuses concurrent writes of one item from two regions. The
+// acknowledgement itself does not wait: the HTTP threads never block.
+Status Engine::ReplicateStrong(storage::WriteTxn& txn, const Table& source, const storage::EncodedKey& key,
+                               const std::string* new_item_stored) {
+  const int64_t lag_us = replication_.lag_ms() * 1000;
+  const int64_t wall_us = static_cast<int64_t>(WallNow() * 1e6);
+  std::string mark = "mrsc-writing:" + source.description.table_name() + ":";
+  AppendHexKey(key, &mark);
+  if (lag_us > 0) {
+    POGI_ASSIGN_OR_RETURN(auto writer, txn.GetSharedValue(mark, wall_us));
+    if (writer && *writer != source.region) {
+      return Error(
+          ErrorCode::kReplicatedWriteConflict,
+          "The request was rejected because one or more items in the request are being modified by a "
+          "request in another Region.");
+    }
+  }
+  v1::ReplicationQueuedChange change;
+  change.set_partition(key.partition);
+  change.set_sort(key.sort);
+  if (new_item_stored) change.set_new_item(*new_item_stored);
+  change.set_write_time(clock_->Now());
+  change.set_origin_region(source.region);
+  POGI_RETURN_IF_ERROR(WriteReplicaVersion(txn, source, key, {change.write_time(), source.region}));
+  POGI_RETURN_IF_ERROR(ApplyReplicated(txn, source, change, /*always=*/true));
+  if (lag_us > 0) POGI_RETURN_IF_ERROR(txn.PutSharedValue(mark, source.region, wall_us + lag_us));
   return Status::Ok();
 }
 
@@ -167,6 +216,8 @@ Status Engine::LeaveReplicationGroup(storage::WriteTxn& txn, const Table& table)
     if (replicas->size() <= 1) {
       d.clear_replicas();
       d.clear_global_table_version();
+      d.clear_multi_region_consistency();
+      d.clear_global_table_witnesses();
       if (d.pogi_replication_queue() != 0) POGI_RETURN_IF_ERROR(txn.DeleteStream(d.pogi_replication_queue()));
       d.clear_pogi_replication_queue();
     }

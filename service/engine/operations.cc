@@ -99,6 +99,14 @@ const std::array kOperations = {
     POGI_OP(DisableKinesisStreamingDestination),
     POGI_OP(DescribeKinesisStreamingDestination),
     POGI_OP(UpdateKinesisStreamingDestination),
+    POGI_OP(CreateGlobalTable),
+    POGI_OP(UpdateGlobalTable),
+    POGI_OP(DescribeGlobalTable),
+    POGI_OP(ListGlobalTables),
+    POGI_OP(DescribeGlobalTableSettings),
+    POGI_OP(UpdateGlobalTableSettings),
+    POGI_OP(DescribeTableReplicaAutoScaling),
+    POGI_OP(UpdateTableReplicaAutoScaling),
 };
 
 // The table name of `request` when it is a `Req` (its type `type`).

@@ -8,8 +8,10 @@
 #include <map>
 #include <vector>
 
+#include "common/uuid.h"
 #include "service/core/catalog.h"
 #include "service/core/region.h"
+#include "service/validate/index_schema.h"
 
 namespace pogi::service {
 
@@ -23,6 +25,28 @@ std::string TableArnOf(std::string_view table_name, std::string_view region) {
       .append(":table/")
       .append(table_name);
   return arn;
+}
+
+v1::TableDescription TableDescriptionInRegion(const v1::TableDescription& source, const std::string& region,
+                                              double now) {
+  v1::TableDescription d = source;
+  d.clear_pogi_transitions();
+  d.clear_pogi_stream_id();
+  d.clear_pogi_replication_queue();
+  d.clear_stream_specification();
+  d.clear_latest_stream_arn();
+  d.clear_latest_stream_label();
+  d.clear_restore_summary();
+  d.clear_item_count();
+  d.clear_table_size_bytes();
+  d.set_table_status("ACTIVE");
+  d.set_creation_date_time(now);
+  d.set_table_arn(TableArnOf(d.table_name(), region));
+  d.set_table_id(RandomUuid());
+  for (auto& g : *d.mutable_global_secondary_indexes()) g.set_index_arn(IndexArn(d.table_arn(), g.index_name()));
+  for (auto& l : *d.mutable_local_secondary_indexes()) l.set_index_arn(IndexArn(d.table_arn(), l.index_name()));
+  for (auto& v : *d.mutable_vector_indexes()) v.set_index_arn(IndexArn(d.table_arn(), v.index_name()));
+  return d;
 }
 
 std::optional<std::string> TableNameOfArn(std::string_view arn) {

@@ -22,6 +22,13 @@ const std::string& NewTableRegion();
 // (empty) NewTableRegion().
 std::string TableArnOf(std::string_view table_name, std::string_view region = {});
 
+// The description of a copy in `region` of the table `source` describes (a
+// global table's new replica or legacy member): the same schema, indexes and
+// settings under its own ARN, index ARNs and TableId, ACTIVE, created `now`,
+// empty, with no stream yet and no transient state.
+v1::TableDescription TableDescriptionInRegion(const v1::TableDescription& source, const std::string& region,
+                                              double now);
+
 // The table name of a table ARN of pogi's account (any region), or nullopt.
 std::optional<std::string> TableNameOfArn(std::string_view arn);
 

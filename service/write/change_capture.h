@@ -3,6 +3,9 @@
 // change feed's event, published after the commit.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "common/result.h"
 #include "service/core/catalog.h"
 #include "service/core/clock.h"
@@ -15,6 +18,14 @@ namespace pogi::service {
 struct ChangeCapture {
   const Clock* clock = nullptr;
   ChangeFeed* feed = nullptr;
+  // Multi-region strong consistency: applies a local write of a replica of
+  // a STRONG global table to the other replicas in the write's own storage
+  // transaction (engine/engine_replication.cc), instead of queueing it.
+  // `new_item_stored` is the new item's stored form (null: deleted). Set
+  // by the engine; null in tests that build tables by hand.
+  std::function<Status(storage::WriteTxn&, const Table&, const storage::EncodedKey&,
+                       const std::string* new_item_stored)>
+      replicate_now;
 };
 
 // What the write path has of a change's items: their stored forms

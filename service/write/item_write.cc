@@ -2,9 +2,11 @@
 #include "service/write/item_write.h"
 
 #include "service/core/read_lag.h"
+#include "service/core/region.h"
 #include "service/expr/value_ops.h"
 #include "service/write/change_capture.h"
 #include "service/write/index_entries.h"
+#include "service/write/legacy_attributes.h"
 #include "service/write/pitr_history.h"
 #include "service/write/replication_queue.h"
 #include "service/write/vector_entries.h"
@@ -96,6 +98,15 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
                    std::vector<IndexCapacity>* index_units, ChangeSource source,
                    std::string_view old_item_stored) {
   if (!old_item && !new_item) return Status::Ok();  // deleting what is not there
+  // A legacy global table's member: a write made here carries the
+  // aws:rep:* attributes (legacy_attributes.h); a replicated one has them
+  // from its region. Not a legacy member: one size compare.
+  std::optional<value::AttributeMap> adorned;
+  if (new_item && source == ChangeSource::kRequest && IsLegacyGlobalMember(table.description)) {
+    adorned = WithLegacyAttributes(*new_item, table.region.empty() ? Region() : table.region,
+                                   table.clock ? table.clock->Now() : 0);
+    new_item = &*adorned;
+  }
   if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
   if (!table.indexes.empty()) {
     POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item, index_units));
@@ -126,7 +137,13 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   // Not a global table: one branch. A replicated write is not replicated
   // again (no loop between replicas).
   if (table.replication_queue != 0 && source != ChangeSource::kReplicated) {
-    POGI_RETURN_IF_ERROR(QueueReplication(txn, table, key, new_item ? &bytes : nullptr));
+    // Multi-region strong consistency: every replica changes in this
+    // transaction, so the write is everywhere once acknowledged.
+    if (table.capture && table.capture->replicate_now && IsStrongReplica(table)) {
+      POGI_RETURN_IF_ERROR(table.capture->replicate_now(txn, table, key, new_item ? &bytes : nullptr));
+    } else {
+      POGI_RETURN_IF_ERROR(QueueReplication(txn, table, key, new_item ? &bytes : nullptr));
+    }
   }
   // No read lag set: one branch and one relaxed load. Recorded before the
   // commit, so no reader sees the change without its older version; a

@@ -55,6 +55,20 @@ Status WriteReplicaVersion(storage::WriteTxn& txn, const Table& table, const sto
   return txn.PutSharedValue(VersionKey(table, key), std::string(time) + " " + version.region, 0);
 }
 
+// TODO(fidelity): no record of DynamoDB's texts for these two refusals;
+// pogi's own.
+Status CheckTransactionAllowed(const Table& table) {
+  if (!IsStrongReplica(table)) return Status::Ok();
+  return Error::Validation("Transactions are not supported for the global table " +
+                           table.description.table_name() + " with MultiRegionConsistency STRONG");
+}
+
+Status CheckTimeToLiveAllowed(const Table& table) {
+  if (!IsStrongReplica(table)) return Status::Ok();
+  return Error::Validation("Time to Live is not supported for the global table " +
+                           table.description.table_name() + " with MultiRegionConsistency STRONG");
+}
+
 Status QueueReplication(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                         const std::string* new_item_stored) {
   const double now = table.clock ? table.clock->Now() : 0;

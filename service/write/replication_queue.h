@@ -35,6 +35,20 @@ Result<std::optional<ReplicaVersion>> ReadReplicaVersion(storage::ReadTxn& txn, 
 Status WriteReplicaVersion(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                            const ReplicaVersion& version);
 
+// Whether `table` is a replica of a global table in multi-region strong
+// consistency (MultiRegionConsistency STRONG): its writes reach the other
+// replicas in their own transaction rather than through its queue.
+inline bool IsStrongReplica(const Table& table) {
+  return table.description.multi_region_consistency() == "STRONG";
+}
+
+// DynamoDB's refusal of a transaction (TransactWriteItems, TransactGetItems,
+// and PartiQL's ExecuteTransaction through them) naming a table of
+// multi-region strong consistency; OK for any other table.
+Status CheckTransactionAllowed(const Table& table);
+// The same for UpdateTimeToLive enabling Time to Live on such a table.
+Status CheckTimeToLiveAllowed(const Table& table);
+
 // Queues a local write of `table` (REQUIRES: table.replication_queue != 0)
 // for the other replicas: `new_item_stored` is the new item's stored form
 // (null: deleted). Records the write's version at pogi's clock now.

@@ -8,11 +8,10 @@ changes survive kill -9."""
 import time
 import unittest
 
+from global_tables_fixture import ATTRS, KEY, wait_value
 from harness import Server, ServerTestCase
 
 ACCOUNT = "000000000000"
-KEY = [{"AttributeName": "pk", "KeyType": "HASH"}]
-ATTRS = [{"AttributeName": "pk", "AttributeType": "S"}]
 
 
 def create(ddb, name, **kw):
@@ -22,17 +21,6 @@ def create(ddb, name, **kw):
 
 def add_replica(ddb, name, region):
     return ddb.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": region}}])["TableDescription"]
-
-
-def wait_item(ddb, name, key, want, timeout=10):
-    """Polls GetItem until the item's `v` is `want` (None: the item is gone)."""
-    deadline = time.time() + timeout
-    while True:
-        item = ddb.get_item(TableName=name, Key={"pk": {"S": key}}, ConsistentRead=True).get("Item")
-        got = item["v"]["S"] if item else None
-        if got == want or time.time() > deadline:
-            return got
-        time.sleep(0.05)
 
 
 class Replicas(ServerTestCase):
@@ -78,12 +66,12 @@ class Replicas(ServerTestCase):
         create(self.east, name)
         add_replica(self.east, name, "us-west-2")
         self.east.put_item(TableName=name, Item={"pk": {"S": "a"}, "v": {"S": "from east"}})
-        self.assertEqual(wait_item(self.west, name, "a", "from east"), "from east")
+        self.assertEqual(wait_value(self.west, name, "a", "from east"), "from east")
         self.west.update_item(TableName=name, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :v",
                               ExpressionAttributeValues={":v": {"S": "from west"}})
-        self.assertEqual(wait_item(self.east, name, "a", "from west"), "from west")
+        self.assertEqual(wait_value(self.east, name, "a", "from west"), "from west")
         self.west.delete_item(TableName=name, Key={"pk": {"S": "a"}})
-        self.assertIsNone(wait_item(self.east, name, "a", None))
+        self.assertIsNone(wait_value(self.east, name, "a", None))
         # The replicated write is in the west replica's own stream, with its region.
         w = self.west.describe_table(TableName=name)["Table"]
         streams = self.server.client("us-west-2", service="dynamodbstreams")
@@ -108,9 +96,9 @@ class Replicas(ServerTestCase):
         add_replica(self.east, name, "us-west-2")
         for i in range(20):
             self.east.put_item(TableName=name, Item={"pk": {"S": "k"}, "v": {"S": "v%d" % i}})
-        self.assertEqual(wait_item(self.west, name, "k", "v19"), "v19")
+        self.assertEqual(wait_value(self.west, name, "k", "v19"), "v19")
         time.sleep(0.3)  # a loop would bring older versions back
-        self.assertEqual(wait_item(self.east, name, "k", "v19", timeout=0), "v19")
+        self.assertEqual(wait_value(self.east, name, "k", "v19", timeout=0), "v19")
         self.assertEqual(self.server.admin("replication").stdout.count("0 changes queued"), 1)
 
     def test_last_writer_wins(self):
@@ -125,17 +113,17 @@ class Replicas(ServerTestCase):
             self.east.put_item(TableName=name, Item={"pk": {"S": "c"}, "v": {"S": "east last"}})
             time.sleep(0.3)
             # Frozen: each region sees its own write only.
-            self.assertIsNone(wait_item(self.europe, name, "c", None, timeout=0))
-            self.assertEqual(wait_item(self.west, name, "c", "west first", timeout=0), "west first")
+            self.assertIsNone(wait_value(self.europe, name, "c", None, timeout=0))
+            self.assertEqual(wait_value(self.west, name, "c", "west first", timeout=0), "west first")
             out = self.server.admin("replication").stdout
             self.assertIn("frozen, 2 changes queued", out)
         finally:
             self.assertEqual(self.server.admin("replication", "release").returncode, 0)
         for ddb in (self.east, self.west, self.europe):
-            self.assertEqual(wait_item(ddb, name, "c", "east last"), "east last")
+            self.assertEqual(wait_value(ddb, name, "c", "east last"), "east last")
         time.sleep(0.3)
         for ddb in (self.east, self.west, self.europe):
-            self.assertEqual(wait_item(ddb, name, "c", "east last", timeout=0), "east last")
+            self.assertEqual(wait_value(ddb, name, "c", "east last", timeout=0), "east last")
 
     def test_lag(self):
         name = self.unique("gt")
@@ -144,8 +132,8 @@ class Replicas(ServerTestCase):
         self.assertEqual(self.server.admin("replication", "lag", "1s").returncode, 0)
         self.east.put_item(TableName=name, Item={"pk": {"S": "l"}, "v": {"S": "x"}})
         time.sleep(0.3)
-        self.assertIsNone(wait_item(self.west, name, "l", None, timeout=0))
-        self.assertEqual(wait_item(self.west, name, "l", "x", timeout=5), "x")
+        self.assertIsNone(wait_value(self.west, name, "l", None, timeout=0))
+        self.assertEqual(wait_value(self.west, name, "l", "x", timeout=5), "x")
 
     def test_index_added_to_every_replica(self):
         name = self.unique("gt")
@@ -263,7 +251,7 @@ class StrictRegions(ServerTestCase):
         self.assertEqual({r["ReplicaStatus"] for r in d["Replicas"]}, {"ACTIVE"})
         # The replica answers us-west-2 only.
         west.put_item(TableName=name, Item={"pk": {"S": "w"}, "v": {"S": "west"}})
-        self.assertEqual(wait_item(east, name, "w", "west"), "west")
+        self.assertEqual(wait_value(east, name, "w", "west"), "west")
         self.assertNotIn(name, self.server.client("eu-west-1").list_tables()["TableNames"])
         self.assertIn(name, west.list_tables()["TableNames"])
         # Deleting: DELETING until the delay passes, the replica gone at once.
@@ -297,8 +285,8 @@ class KillWithQueuedChanges(unittest.TestCase):
             # On a shared PostgreSQL the killed process's replication lease
             # lapses first (seconds).
             for i in range(10):
-                self.assertEqual(wait_item(west, "gtk", "k%d" % i, "east", timeout=30), "east")
-                self.assertEqual(wait_item(east, "gtk", "w%d" % i, "west"), "west")
+                self.assertEqual(wait_value(west, "gtk", "k%d" % i, "east", timeout=30), "east")
+                self.assertEqual(wait_value(east, "gtk", "w%d" % i, "west"), "west")
             self.assertEqual(east.scan(TableName="gtk")["Count"], 20)
             self.assertEqual(west.scan(TableName="gtk")["Count"], 20)
         finally:

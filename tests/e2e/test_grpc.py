@@ -383,6 +383,61 @@ class GrpcDynamoDB(ServerTestCase):
         self.assertIn("KinesisStreamingDestination must be ACTIVE to perform DISABLE operation",
                       cm.exception.details())
 
+    def test_replica_auto_scaling(self):
+        req = pb.CreateTableRequest(
+            table_name="grpc-as", attribute_definitions=[pb.AttributeDefinition(attribute_name="pk", attribute_type="S")],
+            key_schema=[pb.KeySchemaElement(attribute_name="pk", key_type="HASH")],
+            provisioned_throughput=pb.ProvisionedThroughput(read_capacity_units=5, write_capacity_units=5))
+        self.call("CreateTable", req)
+        policy = pb.AutoScalingPolicyUpdate(
+            target_tracking_scaling_policy_configuration=pb.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate(
+                target_value=60))
+        update = pb.AutoScalingSettingsUpdate(minimum_units=2, maximum_units=20, scaling_policy_update=policy)
+        got = self.call("UpdateTableReplicaAutoScaling", pb.UpdateTableReplicaAutoScalingRequest(
+            table_name="grpc-as", provisioned_write_capacity_auto_scaling_update=update))
+        write = got.table_auto_scaling_description.replicas[0].replica_provisioned_write_capacity_auto_scaling_settings
+        self.assertEqual((write.minimum_units, write.maximum_units), (2, 20))
+        described = self.call("DescribeTableReplicaAutoScaling",
+                              pb.DescribeTableReplicaAutoScalingRequest(table_name="grpc-as"))
+        self.assertEqual(described.table_auto_scaling_description, got.table_auto_scaling_description)
+        read = described.table_auto_scaling_description.replicas[0].replica_provisioned_read_capacity_auto_scaling_settings
+        self.assertTrue(read.auto_scaling_disabled)
+        with self.assertRaises(grpc.RpcError) as cm:
+            self.call("DescribeTableReplicaAutoScaling", pb.DescribeTableReplicaAutoScalingRequest(table_name="grpc-nope"))
+        self.assertEqual(cm.exception.code(), grpc.StatusCode.NOT_FOUND)
+
+    def test_legacy_global_tables(self):
+        attrs = [pb.AttributeDefinition(attribute_name="pk", attribute_type="S")]
+        keys = [pb.KeySchemaElement(attribute_name="pk", key_type="HASH")]
+        self.call("CreateTable", pb.CreateTableRequest(
+            table_name="grpc-legacy", billing_mode="PAY_PER_REQUEST", attribute_definitions=attrs, key_schema=keys,
+            stream_specification=pb.StreamSpecification(stream_enabled=True, stream_view_type="NEW_AND_OLD_IMAGES")))
+        made = self.call("CreateGlobalTable", pb.CreateGlobalTableRequest(
+            global_table_name="grpc-legacy", replication_group=[pb.Replica(region_name="us-east-1")]))
+        self.assertEqual(made.global_table_description.global_table_arn,
+                         "arn:aws:dynamodb::000000000000:global-table/grpc-legacy")
+        # The default region mode: us-west-2 gets a member of its own.
+        updated = self.call("UpdateGlobalTable", pb.UpdateGlobalTableRequest(
+            global_table_name="grpc-legacy",
+            replica_updates=[pb.ReplicaUpdate(create=pb.CreateReplicaAction(region_name="us-west-2"))]))
+        self.assertEqual(sorted(r.region_name for r in updated.global_table_description.replication_group),
+                         ["us-east-1", "us-west-2"])
+        described = self.call("DescribeGlobalTable", pb.DescribeGlobalTableRequest(global_table_name="grpc-legacy"))
+        self.assertEqual(described.global_table_description.global_table_status, "ACTIVE")
+        listed = self.call("ListGlobalTables", pb.ListGlobalTablesRequest(region_name="us-west-2"))
+        self.assertIn("grpc-legacy", [g.global_table_name for g in listed.global_tables])
+        settings = self.call("UpdateGlobalTableSettings", pb.UpdateGlobalTableSettingsRequest(
+            global_table_name="grpc-legacy", replica_settings_update=[
+                pb.ReplicaSettingsUpdate(region_name="us-west-2", replica_table_class="STANDARD_INFREQUENT_ACCESS")]))
+        classes = {r.region_name: r.replica_table_class_summary.table_class for r in settings.replica_settings}
+        self.assertEqual(classes["us-west-2"], "STANDARD_INFREQUENT_ACCESS")
+        again = self.call("DescribeGlobalTableSettings",
+                          pb.DescribeGlobalTableSettingsRequest(global_table_name="grpc-legacy"))
+        self.assertEqual(again.replica_settings, settings.replica_settings)
+        with self.assertRaises(grpc.RpcError) as cm:
+            self.call("DescribeGlobalTable", pb.DescribeGlobalTableRequest(global_table_name="grpc-nope"))
+        self.assertEqual(cm.exception.code(), grpc.StatusCode.NOT_FOUND)
+
     def test_zz_every_operation_was_called(self):
         every = {m[0] for m in grpc_client.service_methods(pb, "DynamoDB")}
         self.assertEqual(sorted(every - CALLED), [],

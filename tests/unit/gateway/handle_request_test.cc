@@ -168,7 +168,7 @@ TEST_F(HandleRequestTest, AuthorizationIsRequired) {
 }
 
 TEST_F(HandleRequestTest, UnknownTargetIsUnknownOperation) {
-  for (const char* op : {"Nope", "CreateGlobalTable", "listTables", ""}) {
+  for (const char* op : {"Nope", "CreateGlobalTables", "listTables", ""}) {
     ApiResponse r = Call(op, "{}");
     EXPECT_EQ(r.status, 400) << op;
     EXPECT_EQ(r.body, kUnknownOperation) << op;

@@ -6,74 +6,21 @@
 
 #include <string>
 
-#include "service/core/region.h"
-#include "service/engine/engine.h"
-#include "tests/unit/value_builders.h"
+#include "tests/unit/service/engine/global_table_fixture.h"
 
 namespace pogi::service {
 namespace {
 
-using test::S;
-
 constexpr char kWest[] = "us-west-2";
 
-class GlobalTablesTest : public ::testing::Test {
+class GlobalTablesTest : public GlobalTableFixture {
  protected:
-  void SetUp() override {
-    storage::Options options;
-    options.in_memory = true;
-    auto r = Engine::Open(options, clock_);
-    ASSERT_TRUE(r.ok()) << r.error().message();
-    engine_ = std::move(r).value();
-    engine_->replication().set_lag_ms(0);
-    v1::CreateTableRequest req;
-    req.set_table_name("orders");
-    auto* a = req.add_attribute_definitions();
-    a->set_attribute_name("pk");
-    a->set_attribute_type("S");
-    auto* k = req.add_key_schema();
-    k->set_attribute_name("pk");
-    k->set_key_type("HASH");
-    req.set_billing_mode("PAY_PER_REQUEST");
-    ASSERT_TRUE(engine_->CreateTable(req).ok());
-  }
-
-  void TearDown() override {
-    // Tables of other regions are counted process-wide (core/region.h).
-    RequestRegionScope west(kWest);
-    (void)engine_->DeleteTable(Named<v1::DeleteTableRequest>());
-  }
-
-  template <typename R>
-  static R Named() {
-    R req;
-    req.set_table_name("orders");
-    return req;
-  }
+  GlobalTablesTest() : GlobalTableFixture(kWest) {}
 
   Result<v1::UpdateTableResponse> AddWest() {
     auto req = Named<v1::UpdateTableRequest>();
     req.add_replica_updates()->mutable_create()->set_region_name(kWest);
     return engine_->UpdateTable(req);
-  }
-
-  void Put(const std::string& pk, const std::string& v) {
-    auto req = Named<v1::PutItemRequest>();
-    (*req.mutable_item()->mutable_attributes())["pk"] = S(pk);
-    (*req.mutable_item()->mutable_attributes())["v"] = S(v);
-    auto r = engine_->PutItem(req);
-    ASSERT_TRUE(r.ok()) << r.error().message();
-  }
-
-  // The item's `v`, or "(none)".
-  std::string Get(const std::string& pk) {
-    auto req = Named<v1::GetItemRequest>();
-    (*req.mutable_key()->mutable_attributes())["pk"] = S(pk);
-    req.set_consistent_read(true);
-    auto r = engine_->GetItem(req);
-    EXPECT_TRUE(r.ok()) << r.error().message();
-    if (!r.ok() || !r->has_item()) return "(none)";
-    return r->item().attributes().at("v").s();
   }
 
   void ReplicateAll() {
@@ -83,13 +30,10 @@ class GlobalTablesTest : public ::testing::Test {
       if (!*more) return;
     }
   }
-
-  std::shared_ptr<ControllableClock> clock_ = std::make_shared<ControllableClock>(1.0e9, /*frozen=*/true);
-  std::unique_ptr<Engine> engine_;
 };
 
 TEST_F(GlobalTablesTest, ReplicaIsATableOfItsRegionWithTheItems) {
-  Put("a", "before");
+  ASSERT_TRUE(Put("a", "before").ok());
   auto r = AddWest();
   ASSERT_TRUE(r.ok()) << r.error().message();
   EXPECT_EQ(r->table_description().global_table_version(), "2019.11.21");
@@ -105,7 +49,7 @@ TEST_F(GlobalTablesTest, ReplicaIsATableOfItsRegionWithTheItems) {
 
 TEST_F(GlobalTablesTest, WritesReachTheOtherReplica) {
   ASSERT_TRUE(AddWest().ok());
-  Put("a", "east");
+  ASSERT_TRUE(Put("a", "east").ok());
   {
     RequestRegionScope west(kWest);
     EXPECT_EQ(Get("a"), "(none)");  // not yet replicated
@@ -114,7 +58,7 @@ TEST_F(GlobalTablesTest, WritesReachTheOtherReplica) {
   {
     RequestRegionScope west(kWest);
     EXPECT_EQ(Get("a"), "east");
-    Put("b", "west");
+    ASSERT_TRUE(Put("b", "west").ok());
   }
   ReplicateAll();
   EXPECT_EQ(Get("b"), "west");
@@ -129,10 +73,10 @@ TEST_F(GlobalTablesTest, LastWriterWinsWhateverTheDeliveryOrder) {
   engine_->replication().set_frozen(true);
   {
     RequestRegionScope west(kWest);
-    Put("c", "west, later");
+    ASSERT_TRUE(Put("c", "west, later").ok());
   }
   clock_->Set(0.9e9);  // the east write is older on pogi's clock
-  Put("c", "east, earlier");
+  ASSERT_TRUE(Put("c", "east, earlier").ok());
   ReplicateAll();
   EXPECT_EQ(Get("c"), "east, earlier");  // frozen: nothing moved
   engine_->replication().set_frozen(false);

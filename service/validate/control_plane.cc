@@ -43,8 +43,10 @@ v1::TableDescription TableDescriptionInRegion(const v1::TableDescription& source
   d.set_creation_date_time(now);
   d.set_table_arn(TableArnOf(d.table_name(), region));
   d.set_table_id(RandomUuid());
-  for (auto& g : *d.mutable_global_secondary_indexes()) g.set_index_arn(IndexArn(d.table_arn(), g.index_name()));
-  for (auto& l : *d.mutable_local_secondary_indexes()) l.set_index_arn(IndexArn(d.table_arn(), l.index_name()));
+  for (auto& g : *d.mutable_global_secondary_indexes())
+    g.set_index_arn(IndexArn(d.table_arn(), g.index_name()));
+  for (auto& l : *d.mutable_local_secondary_indexes())
+    l.set_index_arn(IndexArn(d.table_arn(), l.index_name()));
   for (auto& v : *d.mutable_vector_indexes()) v.set_index_arn(IndexArn(d.table_arn(), v.index_name()));
   return d;
 }

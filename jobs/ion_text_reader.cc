@@ -164,6 +164,7 @@ class TextReader {
   // quoted symbol.
   R Symbol(std::string* text) {
     text->clear();
+    if (pos_ >= s_.size()) return EndOfInput();  // "null." at the end of the input
     if (s_[pos_] == '\'') {
       ++pos_;
       return Quoted('\'', text);

@@ -5,6 +5,9 @@
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <memory>
+
 #include "jobs/ion_text.h"
 #include "tests/unit/value_builders.h"
 
@@ -131,6 +134,21 @@ TEST(IonReaderTest, MalformedTextIsBad) {
   }
   std::string deep(100, '[');
   EXPECT_EQ(Text(deep + std::string(100, ']')).step, IonStep::kBad);
+}
+
+// "null." at the very end of the input: the reader asks for more, or (the
+// input complete) refuses it, and never reads past the end. The bytes are on
+// the heap with nothing after them, so the sanitized build catches a read
+// beyond (the fuzzer found it).
+TEST(IonReaderTest, NullDotAtTheEndIsNotReadPast) {
+  constexpr std::string_view kText = "null.";
+  std::unique_ptr<char[]> bytes(new char[kText.size()]);
+  std::memcpy(bytes.get(), kText.data(), kText.size());
+  std::string_view exact(bytes.get(), kText.size());
+  EXPECT_EQ(Text(exact, /*final=*/false).step, IonStep::kNeedMore);
+  Read r = Text(exact);
+  EXPECT_EQ(r.step, IonStep::kBad);
+  EXPECT_EQ(r.error, "the Ion text ends inside a value");
 }
 
 TEST(IonReaderTest, TextInPiecesAsksForMore) {

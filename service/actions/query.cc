@@ -9,6 +9,35 @@
 #include "service/validate/member_presence.h"
 
 namespace pogi::service {
+namespace {
+
+// ExclusiveStartKey against the key condition (behaviours.md V14): with a
+// range condition, its sort value must satisfy it, then a partition other
+// than the condition's means the query could only ever return one row;
+// without one, another partition is outside the query's boundaries.
+// REQUIRES: `read` holds the condition's bounds, not yet narrowed to the start.
+Status CheckStartInBounds(const storage::RangeRead& read, const storage::RowPosition& start) {
+  const bool range_condition = read.sort_lo || read.sort_hi;
+  if (range_condition) {
+    const bool below =
+        read.sort_lo && (start.sort < *read.sort_lo || (read.exclude_lo && start.sort == *read.exclude_lo));
+    const bool above =
+        read.sort_hi && (start.sort > *read.sort_hi || (read.exclude_hi && start.sort == *read.exclude_hi));
+    if (below || above)
+      return Error::Validation("The provided starting key does not match the range key predicate");
+    if (start.partition != *read.partition) {
+      return Error::Validation("The query can return at most one row and cannot be restarted");
+    }
+  }
+  if (start.partition != *read.partition) {
+    return Error::Validation(
+        "The provided starting key is outside query boundaries based on provided conditions");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   Constraints c;
   CheckReadMembers(
@@ -87,13 +116,11 @@ Result<v1::QueryResponse> Engine::Query(const v1::QueryRequest& req) {
   read.id = index ? index->id : table->id;
   read.is_index = index != nullptr;
   read.forward = !req.has_scan_index_forward() || req.scan_index_forward();
-  if (!req.exclusive_start_key().empty()) {
+  // {} is present, and invalid (behaviours.md V1, V13).
+  if (Sent(req, v1::QueryRequest::kExclusiveStartKeyFieldNumber, req.exclusive_start_key_size())) {
     POGI_ASSIGN_OR_RETURN(auto start,
                           StartPosition(*table, index, req.exclusive_start_key(), /*query=*/true));
-    if (start.partition != *read.partition) {
-      return Error::Validation(
-          "The provided starting key is outside query boundaries based on provided conditions");
-    }
+    POGI_RETURN_IF_ERROR(CheckStartInBounds(read, start));
     // Continue right after the start: narrowing the bound keeps the read a
     // range seek instead of a walk from the beginning of the partition.
     if (read.forward) {

@@ -101,7 +101,8 @@ Result<v1::ScanResponse> Engine::Scan(const v1::ScanRequest& req) {
   read.id = index ? index->id : table->id;
   read.is_index = index != nullptr;
   if (req.has_segment()) SegmentRange(req.segment(), req.total_segments(), &read);
-  if (!req.exclusive_start_key().empty()) {
+  // {} is present, and invalid (behaviours.md V1, V13).
+  if (Sent(req, v1::ScanRequest::kExclusiveStartKeyFieldNumber, req.exclusive_start_key_size())) {
     POGI_ASSIGN_OR_RETURN(read.start_after, StartPosition(*table, index, req.exclusive_start_key()));
     int64_t hash = storage::PartitionHash(read.start_after->partition);
     if (req.has_segment() && (hash < read.hash_lo || hash > read.hash_hi)) {

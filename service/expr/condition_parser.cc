@@ -181,7 +181,20 @@ bool Parser::ParsePrimary(Condition* out, size_t depth) {
     ++pos_;
     if (!ParseOperand(&high, depth + 1)) return false;
     CheckMisused({left, low, high});
-    CheckBetweenBounds(low, high);
+    // A constant BETWEEN cannot order (a list, map, set, boolean or null) is
+    // refused at parse time, before the bounds are compared (behaviours.md
+    // V30 [now]; the text is DynamoDB Local 2026-05-28's, as for "<" above).
+    bool typed = true;
+    for (const PExpr* e : {&left, &low, &high}) {
+      if (e->k != PExpr::K::kValue) continue;
+      std::string type = TypeAtParse(*e);
+      if (!type.empty() && type != "N" && type != "S" && type != "B") {
+        OperandTypeError("BETWEEN", type);
+        typed = false;
+        break;
+      }
+    }
+    if (typed) CheckBetweenBounds(low, high);
     out->kind = Condition::Kind::kBetween;
     out->operands.push_back(ToOperand(std::move(left)));
     out->operands.push_back(ToOperand(std::move(low)));

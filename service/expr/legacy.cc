@@ -334,7 +334,7 @@ std::vector<std::string> UpdateConstraints(
 
 Result<Condition> ConvertExpected(
     const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
-    const std::string* conditional_operator, ValueCheck check_value) {
+    const std::string* conditional_operator, ValueCheck check_value, ListSent list_sent) {
   const std::vector<const std::string*> names = SortedKeys(expected);
   ShapeErrors shape;
   shape.AddAll(ExpectedConstraints(expected));
@@ -350,7 +350,7 @@ Result<Condition> ConvertExpected(
     const bool has_op = e.has_comparison_operator();
     const bool has_exists = e.has_exists();
     const bool has_value = e.has_value();
-    const bool has_list = e.attribute_value_list_size() > 0;
+    const bool has_list = e.attribute_value_list_size() > 0 || (list_sent && list_sent(e));
     if (has_exists && has_op) {
       return Error::InvalidParameter("Exists and ComparisonOperator cannot be used together" +
                                      ForAttribute(*name));

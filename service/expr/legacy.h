@@ -82,9 +82,15 @@ std::vector<std::string> UpdateConstraints(
 // DynamoDB Local and the DAX client; the service's exact text is unverified,
 // its refusal of the empty case is). So a caller that got ConditionalOperator
 // without Expected may simply pass the empty map.
+//
+// `list_sent` tells an AttributeValueList sent as [] from one left out (the
+// reader of the request knows; this room does not): [] is present, so with
+// EQ it is "Invalid number of argument(s)", not "Value or AttributeValueList
+// must be used" (behaviours.md V1). Without it, an empty list is absent.
+using ListSent = bool (*)(const v1::ExpectedAttributeValue& e);
 Result<Condition> ConvertExpected(
     const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
-    const std::string* conditional_operator, ValueCheck check_value = nullptr);
+    const std::string* conditional_operator, ValueCheck check_value = nullptr, ListSent list_sent = nullptr);
 
 // QueryFilter / ScanFilter / KeyConditions entries + ConditionalOperator ->
 // Condition (kTrue for an empty map). `parameter_name` is "QueryFilter",

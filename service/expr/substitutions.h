@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 #include "service/expr/types.h"
@@ -27,7 +28,7 @@ class Substitutions {
   // for names or values that no expression used:
   //   "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}"
   //   "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}"
-  // Names are checked first. Keys are listed in sorted order.
+  // Names are checked first. Keys are listed in DynamoMapOrder.
   Status CheckAllUsed() const;
 
  private:
@@ -36,5 +37,17 @@ class Substitutions {
   std::set<std::string, std::less<>> used_names_;
   std::set<std::string, std::less<>> used_values_;
 };
+
+// The order in which DynamoDB lists the unused keys of
+// ExpressionAttributeNames/Values: java.util.HashMap's iteration order
+// (their values it checks in the document's order). Buckets by String.hashCode (over UTF-16 code units) with
+// HashMap's spread (h ^ h >>> 16), a table of 16 doubled whenever it would
+// pass 3/4 full, buckets walked from 0. Keys sharing a bucket keep byte order
+// (DynamoDB keeps the document's, which the proto map no longer knows).
+// On record: DynamoDB listed `keys: {:create_at_2_v1, :create_at_1_v1}` for
+// a request that sent _1 first (awspilot/dynamodb-oop issue 29), and
+// DynamoDB Local (2026-05-28) lists {:s, :one, :ns, :max} less :s as
+// `{:one, :max, :ns}`, neither the document's order nor byte order.
+std::vector<std::string> DynamoMapOrder(std::vector<std::string> keys);
 
 }  // namespace pogi::expr

@@ -102,6 +102,8 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
       if (ValidateValue(&v).ok()) continue;
       // The first bad value by name, the same answer every time (see
       // ValidateAttributes); only an invalid request pays for it.
+      // DynamoDB walks them in the document's order, which the proto map
+      // no longer knows.
       for (const std::string* name : NamesInOrder(*values)) {
         if (Status s = CheckValue(values->at(*name)); !s.ok()) {
           return Error::Validation("ExpressionAttributeValues contains invalid value: " +
@@ -179,11 +181,20 @@ Status CheckNoKeyUpdate(const Table& table, const expr::Update& update) {
   return Status::Ok();
 }
 
+namespace {
+
+bool AttributeValueListSent(const v1::ExpectedAttributeValue& e) {
+  return Sent(e, v1::ExpectedAttributeValue::kAttributeValueListFieldNumber, e.attribute_value_list_size());
+}
+
+}  // namespace
+
 Result<std::optional<expr::Condition>> ExpectedCondition(
     const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
     const std::string* conditional_operator) {
   if (expected.empty() && !conditional_operator) return std::optional<expr::Condition>();
-  POGI_ASSIGN_OR_RETURN(auto condition, expr::ConvertExpected(expected, conditional_operator, &CheckValue));
+  POGI_ASSIGN_OR_RETURN(auto condition, expr::ConvertExpected(expected, conditional_operator, &CheckValue,
+                                                              &AttributeValueListSent));
   return std::optional<expr::Condition>(std::move(condition));
 }
 

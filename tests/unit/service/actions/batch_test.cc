@@ -263,6 +263,44 @@ TEST_F(BatchTest, GetValidations) {
       "to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
 }
 
+// Keys left out is null, Keys sent as [] is too short (behaviours.md V1);
+// repeated keys are found before the table's schema is known (O1); a
+// projection may not reach inside a key attribute (V19).
+TEST_F(BatchTest, GetKeysAbsentVersusEmptyDuplicatesAndKeyPaths) {
+  v1::BatchGetItemRequest absent;
+  (*absent.mutable_request_items())["hash"].set_consistent_read(true);
+  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(absent)),
+            "ValidationException: 1 validation error detected: Value null at 'requestItems.hash.member.keys' "
+            "failed to satisfy constraint: Member must not be null");
+
+  v1::BatchGetItemRequest empty;
+  MarkSentEmpty(&(*empty.mutable_request_items())["hash"], v1::KeysAndAttributes::kKeysFieldNumber);
+  EXPECT_EQ(
+      ErrorOf(engine_->BatchGetItem(empty)),
+      "ValidationException: 1 validation error detected: Value at 'RequestItems.hash.member.Keys' failed "
+      "to satisfy constraint: Member must have length greater than or equal to 1");
+
+  // Not the range table's schema, but the same key twice: duplicates win.
+  v1::BatchGetItemRequest dup;
+  AddKey(&dup, "range", ItemOf({{"pk", S("a")}}));
+  AddKey(&dup, "range", ItemOf({{"pk", S("a")}}));
+  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(dup)),
+            "ValidationException: Provided list of item keys contains duplicates");
+  // Attribute order does not matter, and numbers compare canonically.
+  v1::BatchGetItemRequest reordered;
+  AddKey(&reordered, "nosuch", ItemOf({{"pk", S("a")}, {"sk", N("1e3")}}));
+  AddKey(&reordered, "nosuch", ItemOf({{"sk", N("1000")}, {"pk", S("a")}}));
+  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(reordered)),
+            "ValidationException: Provided list of item keys contains duplicates");
+
+  v1::BatchGetItemRequest nested;
+  AddKey(&nested, "hash", ItemOf({{"pk", S("a")}}));
+  (*nested.mutable_request_items())["hash"].set_projection_expression("pk.x, v");
+  EXPECT_EQ(ErrorOf(engine_->BatchGetItem(nested)),
+            "ValidationException: Key attributes must be scalars; list random access '[]' and map lookup '.' "
+            "are not allowed: Key: pk");
+}
+
 TEST_F(BatchTest, GetStopsAt16MegabytesAndReturnsTheRest) {
   const int n = 45;
   std::string blob(400 * 1024 - 20, 'x');

@@ -553,6 +553,26 @@ TEST(LegacyTest, ValuesAreCheckedBeforeTheEntryRules) {
   ASSERT_FALSE(x.ok());
   EXPECT_EQ(x.error().message(), "empty string refused");
 
+  // An AttributeValueList sent as [] is present (behaviours.md V1): with EQ
+  // it has the wrong number of arguments; left out, EQ lacks its values.
+  ExpectedMap eq;
+  eq["a"].set_comparison_operator("EQ");
+  EXPECT_EQ(ExpectedError(eq), std::string(kInvalid) +
+                                   "Value or AttributeValueList must be used with ComparisonOperator: EQ for "
+                                   "Attribute: a");
+  auto sent = [](const v1::ExpectedAttributeValue&) { return true; };
+  auto y = ConvertExpected(eq, nullptr, nullptr, sent);
+  ASSERT_FALSE(y.ok());
+  EXPECT_EQ(y.error().message(),
+            std::string(kInvalid) + "Invalid number of argument(s) for the EQ ComparisonOperator");
+  ExpectedMap alone;
+  alone["a"].set_exists(true);
+  y = ConvertExpected(alone, nullptr, nullptr, sent);
+  ASSERT_FALSE(y.ok());
+  EXPECT_EQ(y.error().message(),
+            std::string(kInvalid) +
+                "AttributeValueList can only be used with a ComparisonOperator for Attribute: a");
+
   google::protobuf::Map<std::string, v1::AttributeValueUpdate> u;
   u["a"].set_action("ADD");
   *u["a"].mutable_value() = S("");  // ADD of a string is refused too, after the value

@@ -193,6 +193,20 @@ TEST(ExprParserTest, BetweenAndInLimits) {
             "Invalid FilterExpression: The BETWEEN operator requires same data type for lower and "
             "upper bounds; lower bound operand: AttributeValue: {N:1}, upper bound operand: "
             "AttributeValue: {S:a}");
+  // A bound BETWEEN cannot order is refused before the bounds are compared
+  // (behaviours.md V30), the first such operand named.
+  v1::AttributeValue flag;
+  flag.set_bool_value(true);
+  env.values[":t"] = flag;
+  v1::AttributeValue list;
+  list.mutable_l();
+  env.values[":l"] = list;
+  EXPECT_EQ(CondError("x between :n and :t", env, ExpressionKind::kKeyCondition),
+            "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or "
+            "function: BETWEEN, operand type: BOOL");
+  EXPECT_EQ(CondError("x between :l and :t", env),
+            "Invalid FilterExpression: Incorrect operand type for operator or function; operator or "
+            "function: BETWEEN, operand type: L");
   std::string in = "x IN (";
   for (int i = 0; i < 101; ++i) in += std::string(i ? "," : "") + ":a";
   in += ")";
@@ -263,6 +277,27 @@ TEST(ExprParserTest, PathDepthAndUnused) {
   ASSERT_TRUE(ParseProjection("#b", subs).ok());
   EXPECT_EQ(subs.CheckAllUsed().error().message(),
             "Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}");
+}
+
+// DynamoDB lists unused keys in java.util.HashMap's order (DynamoMapOrder):
+// {:s, :one, :ns, :max} less :s is {:one, :max, :ns}, as DynamoDB Local
+// answers; neither byte order nor the document's.
+TEST(ExprParserTest, UnusedKeysInDynamoMapOrder) {
+  EXPECT_EQ(DynamoMapOrder({":create_at_1_v1", ":create_at_2_v1"}),
+            (std::vector<std::string>{":create_at_2_v1", ":create_at_1_v1"}));
+  Env env;
+  env.values[":s"] = N("1");
+  env.values[":one"] = N("1");
+  env.values[":ns"] = N("1");
+  env.values[":max"] = N("1");
+  Substitutions subs(&env.names, &env.values);
+  ASSERT_TRUE(ParseCondition("a = :s", ExpressionKind::kCondition, subs).ok());
+  EXPECT_EQ(subs.CheckAllUsed().error().message(),
+            "Value provided in ExpressionAttributeValues unused in expressions: keys: {:one, :max, :ns}");
+  // Thirteen keys pass 3/4 of 16 buckets: the table has 32.
+  std::vector<std::string> many;
+  for (char c = 'a'; c <= 'm'; ++c) many.push_back(std::string(":") + c);
+  EXPECT_EQ(DynamoMapOrder(many).front(), ":a");
 }
 
 TEST(ExprParserTest, PrecedenceShapes) {

@@ -211,9 +211,10 @@ def _template():
 class PgServer:
     """One PostgreSQL cluster in a temporary folder; see the module's doc."""
 
-    def __init__(self, port=None, replication=False):
+    def __init__(self, port=None, replication=False, tls=False):
         self.port = port
         self.replication = replication  # a primary standbys can stream from
+        self.tls = tls  # TLS only over TCP (make_tls_files); the socket stays plain
         self._pick_port = port is None
         self._started_once = False
         self.base = None  # the temporary folder: data/, the socket, server.log
@@ -252,6 +253,39 @@ class PgServer:
         if self.replication:
             with open(os.path.join(self.data_dir, "pg_hba.conf"), "a") as f:
                 f.write(REPLICATION_HBA)
+        if self.tls:
+            self._make_tls()
+
+    @property
+    def tls_dir(self):
+        return os.path.join(self.base, "tls")
+
+    def _make_tls(self):
+        """A certificate authority of this server's own (tls/ca.crt, what a
+        client's sslrootcert names) and the server's certificate from it for
+        localhost and 127.0.0.1; ssl = on, and TCP without TLS refused (the
+        first pg_hba line wins), as a managed PostgreSQL service does."""
+        os.makedirs(self.tls_dir)
+        make_certificate_authority(self.tls_dir, "ca")
+        key, crt = os.path.join(self.tls_dir, "server.key"), os.path.join(self.tls_dir, "server.crt")
+        _openssl("req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                 "-subj", "/CN=localhost", "-out", crt + ".csr")
+        with open(os.path.join(self.tls_dir, "san.ext"), "w") as f:
+            f.write("subjectAltName = DNS:localhost, IP:127.0.0.1\n")
+        _openssl("x509", "-req", "-in", crt + ".csr", "-days", "2",
+                 "-CA", os.path.join(self.tls_dir, "ca.crt"), "-CAkey", os.path.join(self.tls_dir, "ca.key"),
+                 "-CAcreateserial", "-extfile", os.path.join(self.tls_dir, "san.ext"), "-out", crt)
+        for name in os.listdir(self.tls_dir):
+            _chown_to_pg_user(os.path.join(self.tls_dir, name))
+        os.chmod(key, 0o600)  # PostgreSQL refuses a key others can read
+        _chown_to_pg_user(self.tls_dir)
+        with open(os.path.join(self.data_dir, "postgresql.conf"), "a") as f:
+            f.write("ssl = on\nssl_cert_file = '%s'\nssl_key_file = '%s'\n" % (crt, key))
+        hba = os.path.join(self.data_dir, "pg_hba.conf")
+        with open(hba) as f:
+            rules = f.read()
+        with open(hba, "w") as f:
+            f.write("hostnossl all all 0.0.0.0/0 reject\n" + rules)
 
     def make_standby(self, port=None):
         """A standby of this running primary (made with replication=True):
@@ -419,6 +453,19 @@ class PgServer:
 
     def psql(self, sql, dbname="postgres", check=True):
         return psql(self.conninfo(dbname), sql, check=check)
+
+
+def _openssl(*args):
+    cp = subprocess.run(["openssl"] + list(args), capture_output=True, text=True, timeout=60)
+    if cp.returncode != 0:
+        raise PgError("openssl %s failed: %s" % (args[0], cp.stderr.strip()))
+
+
+def make_certificate_authority(folder, name):
+    """A self-signed certificate authority: folder/NAME.key and NAME.crt."""
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+             "-keyout", os.path.join(folder, name + ".key"), "-subj", "/CN=pogi test CA " + name,
+             "-out", os.path.join(folder, name + ".crt"))
 
 
 def psql(conninfo, sql, check=True, timeout=60):

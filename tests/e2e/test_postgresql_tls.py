@@ -20,6 +20,7 @@ import tempfile
 import unittest
 
 from harness import HERE, LOCALHOST, Server, StartError
+from shared_db import needs_postgresql
 
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..")))
 import pg_server  # noqa: E402
@@ -38,11 +39,6 @@ def tearDownModule():
         PG.cleanup()
 
 
-need_pg = unittest.skipUnless(
-    pg_server.available(), "PostgreSQL 15 is not installed (no %s/initdb): apt-get install postgresql-15"
-    % pg_server.PG_BIN)
-
-
 def conninfo(sslmode, root=None, host=LOCALHOST):
     """A key=value string over TCP. host: the name libpq checks against the
     certificate; the connection itself always goes to 127.0.0.1 (hostaddr)."""
@@ -53,7 +49,7 @@ def conninfo(sslmode, root=None, host=LOCALHOST):
     return " ".join(parts)
 
 
-@need_pg
+@needs_postgresql
 class TlsToTheDatabase(unittest.TestCase):
 
     def setUp(self):

@@ -8,6 +8,7 @@
 #include "gateway/edge.h"
 #include "gateway/json_codec.h"
 #include "gateway/json_doc.h"
+#include "gateway/json_entry_order.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/core/region.h"
 #include "service/engine/operations.h"
@@ -153,6 +154,9 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
   // worked out when it can matter, or for an engine elsewhere.
   service::RequestRegionScope region(
       !engine || service::RegionsMatter() ? service::CredentialRegion(credential) : std::string_view());
+  // Validation may ask which of a map's bad entries the client wrote first.
+  JsonEntryOrder entry_order(req.body);
+  EntryOrderScope entry_order_scope(&entry_order);
   auto result = backend.Invoke(*op, *request);
   if (!result.ok()) {
     ApiResponse r = ErrorResponse(result.error());

@@ -23,6 +23,7 @@
 #include "pogi/v1/streams.pb.h"
 #include "service/validate/item_validation.h"
 #include "service/validate/member_presence.h"
+#include "service/validate/request_expressions.h"
 #include "service/value/item.h"
 
 namespace pogi::gateway {
@@ -275,7 +276,11 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot
       } else {
         auto* list = v->mutable_l();
         member.ForEachElement([&](JsonRef e) {
-          st = ReadAttributeValue(e, list->add_values(), depth + 1, Slot::kElement);
+          if (e.is_null()) {
+            service::MarkNullValue(list->add_values());
+          } else {
+            st = ReadAttributeValue(e, list->add_values(), depth + 1, Slot::kElement);
+          }
           return st.ok();
         });
       }
@@ -306,7 +311,12 @@ Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::Attrib
   if (!j.is_object()) return MapMismatch(j, slot, AttributeValueJava());
   Status st;
   j.ForEachMember([&](std::string_view key, JsonRef member) {
-    if (!member.is_null()) st = ReadAttributeValue(member, &(*out)[std::string(key)], depth, Slot::kElement);
+    v1::AttributeValue* v = &(*out)[std::string(key)];
+    if (member.is_null()) {
+      service::MarkNullValue(v);  // not an absent entry: DynamoDB refuses it
+    } else {
+      st = ReadAttributeValue(member, v, depth, Slot::kElement);
+    }
     return st.ok();
   });
   return st;
@@ -374,11 +384,21 @@ Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slo
     const FieldDescriptor* vf = entry->map_value();
     if (!j.is_object()) return MapMismatch(j, slot, JavaType(vf));
     if (j.size() == 0) service::MarkSentEmpty(m, f->number());  // {} is present
+    // A null entry is dropped, except where DynamoDB refuses it: an
+    // AttributeValue, an ExpressionAttributeNames name.
+    const bool null_value = vf->message_type() == v1::AttributeValue::descriptor();
+    const bool null_name = vf->cpp_type() == FieldDescriptor::CPPTYPE_STRING;
     j.ForEachMember([&](std::string_view key, JsonRef member) {
-      if (member.is_null()) return true;
+      if (member.is_null() && !null_value && !null_name) return true;
       Message* e = m->GetReflection()->AddMessage(m, f);
       e->GetReflection()->SetString(e, kf, std::string(key));
-      st = ReadSingle(member, e, vf, depth, Slot::kElement);
+      if (!member.is_null()) {
+        st = ReadSingle(member, e, vf, depth, Slot::kElement);
+      } else if (null_value) {
+        service::MarkNullValue(static_cast<v1::AttributeValue*>(e->GetReflection()->MutableMessage(e, vf)));
+      } else {
+        e->GetReflection()->SetString(e, vf, std::string(service::kNullName));
+      }
       return st.ok();
     });
     return st;

@@ -17,6 +17,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/entry_order.h"
 #include "service/expr/update.h"
 #include "service/expr/value_ops.h"
 #include "service/value/item.h"
@@ -149,7 +150,9 @@ Status CheckConditionalOperatorUse(const std::string* op, size_t entries) {
   return Status::Ok();
 }
 
-// The map's keys in name order, for a deterministic choice of the first error.
+// The map's keys in name order: one order for the constraints listed and the
+// conditions built, whatever the proto map's own (with a bad entry, the one
+// the client wrote first answers: FirstFailureInClientOrder).
 template <typename MapT>
 std::vector<const std::string*> SortedKeys(const MapT& map) {
   std::vector<const std::string*> keys;
@@ -332,6 +335,69 @@ std::vector<std::string> UpdateConstraints(
   return shape.Take();
 }
 
+namespace {
+
+// One attribute of Expected: its values, its rules, and its condition
+// appended to `children`.
+Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttributeValue& e, ValueCheck check_value,
+                            ListSent list_sent, std::vector<Condition>* children) {
+  POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
+  POGI_RETURN_IF_ERROR(
+      CheckValues(check_value, e.has_value() ? &e.value() : nullptr, e.attribute_value_list()));
+  const bool has_op = e.has_comparison_operator();
+  const bool has_exists = e.has_exists();
+  const bool has_value = e.has_value();
+  const bool has_list = e.attribute_value_list_size() > 0 || (list_sent && list_sent(e));
+  if (has_exists && has_op) {
+    return Error::InvalidParameter("Exists and ComparisonOperator cannot be used together" +
+                                   ForAttribute(name));
+  }
+  if (has_value && has_list) {
+    return Error::InvalidParameter("Value and AttributeValueList cannot be used together" +
+                                   ForAttribute(name));
+  }
+  if (has_list && !has_op) {
+    return Error::InvalidParameter("AttributeValueList can only be used with a ComparisonOperator" +
+                                   ForAttribute(name));
+  }
+  if (has_exists && !e.exists() && has_value) {
+    return Error::InvalidParameter("Value cannot be used when Exists is false" + ForAttribute(name));
+  }
+  if (!has_value && !has_list) {
+    if (has_op) {
+      Op op = *ParseOp(e.comparison_operator());
+      if (op != Op::kNull && op != Op::kNotNull) {
+        return Error::InvalidParameter(
+            "Value or AttributeValueList must be used with ComparisonOperator: " + e.comparison_operator() +
+            ForAttribute(name));
+      }
+    } else if (!has_exists) {
+      return Error::InvalidParameter("Value must be provided when Exists is null" + ForAttribute(name));
+    } else if (e.exists()) {
+      return Error::InvalidParameter("Value must be provided when Exists is true" + ForAttribute(name));
+    }
+  }
+
+  if (has_op) {
+    Op op = *ParseOp(e.comparison_operator());
+    std::vector<const AttributeValue*> values;
+    if (has_value) {
+      values.push_back(&e.value());
+    } else {
+      for (const auto& v : e.attribute_value_list()) values.push_back(&v);
+    }
+    POGI_RETURN_IF_ERROR(ValidateArguments(e.comparison_operator(), op, values));
+    children->push_back(Build(op, name, values));
+  } else if (has_value) {
+    children->push_back(Compare(Comparator::kEq, name, e.value()));  // Exists true or null
+  } else {
+    children->push_back(Build(Op::kNull, name, {}));  // Exists false
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Condition> ConvertExpected(
     const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected,
     const std::string* conditional_operator, ValueCheck check_value, ListSent list_sent) {
@@ -343,58 +409,13 @@ Result<Condition> ConvertExpected(
 
   std::vector<Condition> children;
   for (const std::string* name : names) {
-    POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
-    const auto& e = expected.at(*name);
-    POGI_RETURN_IF_ERROR(
-        CheckValues(check_value, e.has_value() ? &e.value() : nullptr, e.attribute_value_list()));
-    const bool has_op = e.has_comparison_operator();
-    const bool has_exists = e.has_exists();
-    const bool has_value = e.has_value();
-    const bool has_list = e.attribute_value_list_size() > 0 || (list_sent && list_sent(e));
-    if (has_exists && has_op) {
-      return Error::InvalidParameter("Exists and ComparisonOperator cannot be used together" +
-                                     ForAttribute(*name));
-    }
-    if (has_value && has_list) {
-      return Error::InvalidParameter("Value and AttributeValueList cannot be used together" +
-                                     ForAttribute(*name));
-    }
-    if (has_list && !has_op) {
-      return Error::InvalidParameter("AttributeValueList can only be used with a ComparisonOperator" +
-                                     ForAttribute(*name));
-    }
-    if (has_exists && !e.exists() && has_value) {
-      return Error::InvalidParameter("Value cannot be used when Exists is false" + ForAttribute(*name));
-    }
-    if (!has_value && !has_list) {
-      if (has_op) {
-        Op op = *ParseOp(e.comparison_operator());
-        if (op != Op::kNull && op != Op::kNotNull) {
-          return Error::InvalidParameter(
-              "Value or AttributeValueList must be used with ComparisonOperator: " + e.comparison_operator() +
-              ForAttribute(*name));
-        }
-      } else if (!has_exists) {
-        return Error::InvalidParameter("Value must be provided when Exists is null" + ForAttribute(*name));
-      } else if (e.exists()) {
-        return Error::InvalidParameter("Value must be provided when Exists is true" + ForAttribute(*name));
-      }
-    }
-
-    if (has_op) {
-      Op op = *ParseOp(e.comparison_operator());
-      std::vector<const AttributeValue*> values;
-      if (has_value) {
-        values.push_back(&e.value());
-      } else {
-        for (const auto& v : e.attribute_value_list()) values.push_back(&v);
-      }
-      POGI_RETURN_IF_ERROR(ValidateArguments(e.comparison_operator(), op, values));
-      children.push_back(Build(op, *name, values));
-    } else if (has_value) {
-      children.push_back(Compare(Comparator::kEq, *name, e.value()));  // Exists true or null
-    } else {
-      children.push_back(Build(Op::kNull, *name, {}));  // Exists false
+    Status s = ConvertExpectedEntry(*name, expected.at(*name), check_value, list_sent, &children);
+    if (!s.ok()) {
+      // Several bad attributes: the one the client wrote first.
+      return FirstFailureInClientOrder(expected, std::move(s).error(), [&](const std::string& n) {
+        std::vector<Condition> scratch;
+        return ConvertExpectedEntry(n, expected.at(n), check_value, list_sent, &scratch);
+      });
     }
   }
   POGI_RETURN_IF_ERROR(CheckConditionalOperatorUse(conditional_operator, expected.size()));
@@ -412,20 +433,81 @@ Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Con
   CheckConditionalOperatorEnum(conditional_operator, shape);
   POGI_RETURN_IF_ERROR(shape.Finish());
 
-  std::vector<Condition> children;
-  for (const std::string* name : names) {
-    POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
-    const auto& c = filter.at(*name);
+  // One condition: its values, then its arguments (O2), then its leaf.
+  auto convert = [&](const std::string& name, std::vector<Condition>* out) -> Status {
+    POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
+    const auto& c = filter.at(name);
     POGI_RETURN_IF_ERROR(CheckValues(check_value, nullptr, c.attribute_value_list()));
     Op op = *ParseOp(c.comparison_operator());
     std::vector<const AttributeValue*> values;
     for (const auto& v : c.attribute_value_list()) values.push_back(&v);
     POGI_RETURN_IF_ERROR(ValidateArguments(c.comparison_operator(), op, values));
-    children.push_back(Build(op, *name, values));
+    out->push_back(Build(op, name, values));
+    return Status::Ok();
+  };
+  std::vector<Condition> children;
+  for (const std::string* name : names) {
+    Status s = convert(*name, &children);
+    if (s.ok()) continue;
+    // Several bad conditions: the one the client wrote first.
+    return FirstFailureInClientOrder(filter, std::move(s).error(), [&](const std::string& n) {
+      std::vector<Condition> scratch;
+      return convert(n, &scratch);
+    });
   }
   POGI_RETURN_IF_ERROR(CheckConditionalOperatorUse(conditional_operator, filter.size()));
   return Combine(std::move(children), conditional_operator != nullptr && *conditional_operator == "OR");
 }
+
+namespace {
+
+// One attribute of AttributeUpdates: its value, its action's rules, and its
+// change added to `update`.
+Status ConvertAttributeUpdate(const std::string& name, const v1::AttributeValueUpdate& u, ValueCheck check_value,
+                              Update* update) {
+  POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
+  if (check_value && u.has_value()) POGI_RETURN_IF_ERROR(check_value(u.value()));
+  const std::string action = u.has_action() ? u.action() : "PUT";
+  const Path path = AttributeOperand(name).path;
+  if (!u.has_value()) {
+    if (action != "DELETE") {
+      return Error::InvalidParameter("Only DELETE action is allowed when no attribute value is specified");
+    }
+    update->removes.push_back(path);
+    return Status::Ok();
+  }
+  const AttributeValue& v = u.value();
+  if (action == "PUT") {
+    update->sets.push_back({path, ValueOperand(v)});
+  } else if (action == "DELETE") {
+    if (!IsSet(v)) {
+      return Error::InvalidParameter("DELETE action with value is not supported for the type " +
+                                     std::string(TypeName(v)));
+    }
+    update->deletes.push_back({path, v});
+  } else if (v.has_l()) {
+    // Legacy ADD of a list appends to the existing list (or starts one);
+    // UpdateExpression's ADD has no list form, so express it as SET.
+    AttributeValue empty_list;
+    empty_list.mutable_l();
+    Operand existing;
+    existing.kind = Operand::Kind::kIfNotExists;
+    existing.args.push_back(AttributeOperand(name));
+    existing.args.push_back(ValueOperand(empty_list));
+    Operand append;
+    append.kind = Operand::Kind::kListAppend;
+    append.args.push_back(std::move(existing));
+    append.args.push_back(ValueOperand(v));
+    update->sets.push_back({path, std::move(append)});
+  } else if (v.has_n() || IsSet(v)) {
+    update->adds.push_back({path, v});
+  } else {
+    return Error::InvalidParameter("ADD action is not supported for the type " + std::string(TypeName(v)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<Update> ConvertAttributeUpdates(
     const google::protobuf::Map<std::string, v1::AttributeValueUpdate>& updates, ValueCheck check_value) {
@@ -436,46 +518,13 @@ Result<Update> ConvertAttributeUpdates(
 
   Update update;
   for (const std::string* name : names) {
-    POGI_RETURN_IF_ERROR(value::CheckAttributeName(*name));
-    const auto& u = updates.at(*name);
-    if (check_value && u.has_value()) POGI_RETURN_IF_ERROR(check_value(u.value()));
-    const std::string action = u.has_action() ? u.action() : "PUT";
-    const Path path = AttributeOperand(*name).path;
-    if (!u.has_value()) {
-      if (action != "DELETE") {
-        return Error::InvalidParameter("Only DELETE action is allowed when no attribute value is specified");
-      }
-      update.removes.push_back(path);
-      continue;
-    }
-    const AttributeValue& v = u.value();
-    if (action == "PUT") {
-      update.sets.push_back({path, ValueOperand(v)});
-    } else if (action == "DELETE") {
-      if (!IsSet(v)) {
-        return Error::InvalidParameter("DELETE action with value is not supported for the type " +
-                                       std::string(TypeName(v)));
-      }
-      update.deletes.push_back({path, v});
-    } else if (v.has_l()) {
-      // Legacy ADD of a list appends to the existing list (or starts one);
-      // UpdateExpression's ADD has no list form, so express it as SET.
-      AttributeValue empty_list;
-      empty_list.mutable_l();
-      Operand existing;
-      existing.kind = Operand::Kind::kIfNotExists;
-      existing.args.push_back(AttributeOperand(*name));
-      existing.args.push_back(ValueOperand(empty_list));
-      Operand append;
-      append.kind = Operand::Kind::kListAppend;
-      append.args.push_back(std::move(existing));
-      append.args.push_back(ValueOperand(v));
-      update.sets.push_back({path, std::move(append)});
-    } else if (v.has_n() || IsSet(v)) {
-      update.adds.push_back({path, v});
-    } else {
-      return Error::InvalidParameter("ADD action is not supported for the type " + std::string(TypeName(v)));
-    }
+    Status s = ConvertAttributeUpdate(*name, updates.at(*name), check_value, &update);
+    if (s.ok()) continue;
+    // Several bad attributes: the one the client wrote first.
+    return FirstFailureInClientOrder(updates, std::move(s).error(), [&](const std::string& n) {
+      Update scratch;
+      return ConvertAttributeUpdate(n, updates.at(n), check_value, &scratch);
+    });
   }
   return update;
 }

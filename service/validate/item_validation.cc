@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/base64.h"
+#include "common/entry_order.h"
 #include "service/value/decimal.h"
 
 namespace pogi::service {
@@ -47,6 +48,15 @@ Status CanonicalNumber(std::string* n) {
   POGI_ASSIGN_OR_RETURN(auto d, value::Decimal::Parse(*n));
   *n = d.ToString();
   return Status::Ok();
+}
+
+// The error of map entry `name` with value `v`: a null value is named (a
+// null inside it, in a list, is not).
+Status EntryError(const std::string& name, const V& v, Status s) {
+  if (!s.ok() && v.value_case() == V::VALUE_NOT_SET && s.error().message() == kNullValueError) {
+    return Error::Validation(std::string(kNullValueError) + ": " + name + " is null");
+  }
+  return s;
 }
 
 Status ValidateAt(V* v, int depth) {
@@ -95,12 +105,22 @@ Status ValidateAt(V* v, int depth) {
       }
       return Status::Ok();
     }
-    case V::kM:
-      for (auto& [k, e] : *v->mutable_m()->mutable_fields()) {
-        POGI_RETURN_IF_ERROR(value::CheckAttributeName(k));
-        POGI_RETURN_IF_ERROR(ValidateAt(&e, depth + 1));
+    case V::kM: {
+      auto& fields = *v->mutable_m()->mutable_fields();
+      auto check = [&](const std::string& name, V* e) -> Status {
+        POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
+        return EntryError(name, *e, ValidateAt(e, depth + 1));
+      };
+      for (auto& [k, e] : fields) {
+        Status s = check(k, &e);
+        if (s.ok()) continue;
+        if (fields.size() == 1) return s;
+        // Two bad members or more: the one the client wrote first.
+        return FirstFailureInClientOrder(fields, std::move(s).error(),
+                                         [&](const std::string& name) { return check(name, &fields.at(name)); });
       }
       return Status::Ok();
+    }
     case V::kL:
       for (auto& e : *v->mutable_l()->mutable_values()) {
         POGI_RETURN_IF_ERROR(ValidateAt(&e, depth + 1));
@@ -166,29 +186,19 @@ Status CheckValue(const V& v) {
   return ValidateAt(&copy, 1);
 }
 
-std::vector<const std::string*> NamesInOrder(const AttributeMap& map) {
-  std::vector<const std::string*> names;
-  names.reserve(map.size());
-  for (const auto& entry : map) names.push_back(&entry.first);
-  std::sort(names.begin(), names.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
-  return names;
-}
-
 Status ValidateAttributes(AttributeMap* item) {
   for (auto& [name, v] : *item) {
     Status s = value::CheckAttributeName(name);
-    if (s.ok()) s = ValidateValue(&v);
+    if (s.ok()) s = EntryError(name, v, ValidateValue(&v));
     if (s.ok()) continue;
-    // The proto map iterates in an order of its own, different from one
-    // request to the next: with several bad members, answer the first by
-    // name, so that the same request always gets the same answer. Only an
-    // invalid request pays for it.
     if (item->size() == 1) return s;
-    for (const std::string* n : NamesInOrder(*item)) {
-      POGI_RETURN_IF_ERROR(value::CheckAttributeName(*n));
-      POGI_RETURN_IF_ERROR(CheckValue(item->at(*n)));
-    }
-    return s;
+    // The proto map iterates in an order of its own: with several bad
+    // members, DynamoDB answers the one the client wrote first. Only an
+    // invalid request pays for finding it.
+    return FirstFailureInClientOrder(*item, std::move(s).error(), [&](const std::string& n) -> Status {
+      POGI_RETURN_IF_ERROR(value::CheckAttributeName(n));
+      return EntryError(n, item->at(n), CheckValue(item->at(n)));
+    });
   }
   return Status::Ok();
 }
@@ -198,10 +208,14 @@ void MarkInvalidValue(V* v, const std::string& message) {
   v->GetReflection()->MutableUnknownFields(v)->AddLengthDelimited(kCarriedErrorField, message);
 }
 
+void MarkNullValue(V* v) { MarkInvalidValue(v, std::string(kNullValueError)); }
+
 Status ValidateStartKeyValues(const AttributeMap& key) {
-  for (const std::string* name : NamesInOrder(key)) {  // the same answer every time
-    Status s = CheckValue(key.at(*name));
-    if (s.ok()) continue;
+  for (const auto& entry : key) {
+    Status first = CheckValue(entry.second);
+    if (first.ok()) continue;
+    Status s = FirstFailureInClientOrder(key, std::move(first).error(),
+                                         [&](const std::string& name) { return CheckValue(key.at(name)); });
     const std::string& m = s.error().message();
     bool shape = m.starts_with("Supplied AttributeValue") ||
                  m.ends_with("Null attribute value types must have the value of true") ||

@@ -32,12 +32,9 @@ Status ValidateValue(v1::AttributeValue* v);
 // parameter (a copy is checked; its numbers stay as given).
 Status CheckValue(const v1::AttributeValue& v);
 // ValidateValue over every attribute of a map (and each name's rules). With
-// several bad attributes, the first in name order answers.
+// several bad attributes, the first the client wrote answers
+// (common/entry_order.h), as in the members of a map value.
 Status ValidateAttributes(AttributeMap* item);
-
-// A map's names in byte order: a stable order for reporting the first of
-// several errors (the proto map's own order changes from call to call).
-std::vector<const std::string*> NamesInOrder(const AttributeMap& map);
 
 // A value that arrived with several datatypes set cannot be held by the
 // proto's oneof: the reader stores it empty, carrying the error DynamoDB
@@ -46,6 +43,13 @@ std::vector<const std::string*> NamesInOrder(const AttributeMap& map);
 // checks that value (after the member constraints, wrapped by location),
 // not while the request is read.
 void MarkInvalidValue(v1::AttributeValue* v, const std::string& message);
+
+// A JSON null where an AttributeValue belongs (a map's entry, a list's
+// element) is not an absent entry: DynamoDB refuses it, naming a map entry
+// ("... AttributeValue: x is null"). The reader keeps it as a value carrying
+// this error (MarkNullValue).
+inline constexpr std::string_view kNullValueError = "The supplied Item contains a null AttributeValue";
+void MarkNullValue(v1::AttributeValue* v);
 
 // A key attribute's value of the declared type: not empty (S, B) and within
 // the key size limits. `empty_as_item` as for ValidateKey.

@@ -1,6 +1,8 @@
 // Parsing the expression parameters of a request, with DynamoDB's rules.
 #include "service/validate/request_expressions.h"
 
+#include "common/entry_order.h"
+
 #include "service/expr/evaluator.h"
 #include "service/expr/legacy.h"
 #include "service/expr/parser.h"
@@ -58,18 +60,6 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
         return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + k +
                                  "\"");
       }
-      // DynamoDB's text for an empty name (quoted by SDK users); the one for
-      // a name over 65,535 bytes is not on record and follows it.
-      if (v.empty()) {
-        return Error::Validation(
-            "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k);
-      }
-      if (v.size() > value::kMaxAttributeNameBytes) {
-        return Error::Validation(
-            "ExpressionAttributeNames contains invalid value: Attribute name exceeds the "
-            "maximum size of " +
-            std::to_string(value::kMaxAttributeNameBytes) + " bytes for key " + k);
-      }
     }
   }
   if (p.values) {
@@ -80,6 +70,34 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
                                  "\"");
       }
     }
+  }
+  return Status::Ok();
+}
+
+// The names' values, after ExpressionAttributeValues' (DynamoDB Local
+// 2026-05-28 answers a bad value before a null or empty name).
+Status CheckNameValues(const expr::NameMap& names) {
+  auto check = [](const std::string& k, const std::string& v) -> Status {
+    if (v == kNullName) return Error::Validation("ExpressionAttributeNames contains invalid value: null for key " + k);
+    // DynamoDB's text for an empty name (quoted by SDK users); the one for
+    // a name over 65,535 bytes is not on record and follows it.
+    if (v.empty()) {
+      return Error::Validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k);
+    }
+    if (v.size() > value::kMaxAttributeNameBytes) {
+      return Error::Validation(
+          "ExpressionAttributeNames contains invalid value: Attribute name exceeds the "
+          "maximum size of " +
+          std::to_string(value::kMaxAttributeNameBytes) + " bytes for key " + k);
+    }
+    return Status::Ok();
+  };
+  for (const auto& [k, v] : names) {
+    Status s = check(k, v);
+    if (s.ok()) continue;
+    // Several bad names: the one the client wrote first.
+    return FirstFailureInClientOrder(names, std::move(s).error(),
+                                     [&](const std::string& k) { return check(k, names.at(k)); });
   }
   return Status::Ok();
 }
@@ -99,19 +117,20 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
   if (p.values) {
     values = *p.values;
     for (auto& [k, v] : *values) {
-      if (ValidateValue(&v).ok()) continue;
-      // The first bad value by name, the same answer every time (see
-      // ValidateAttributes); only an invalid request pays for it.
-      // DynamoDB walks them in the document's order, which the proto map
-      // no longer knows.
-      for (const std::string* name : NamesInOrder(*values)) {
-        if (Status s = CheckValue(values->at(*name)); !s.ok()) {
-          return Error::Validation("ExpressionAttributeValues contains invalid value: " +
-                                   s.error().message() + " for key " + *name);
+      Status first = ValidateValue(&v);
+      if (first.ok()) continue;
+      // With several bad values, the one the client wrote first (see
+      // ValidateAttributes); only an invalid request pays for finding it.
+      return FirstFailureInClientOrder(*values, std::move(first).error(), [&](const std::string& name) -> Status {
+        if (Status s = CheckValue(values->at(name)); !s.ok()) {
+          return Error::Validation("ExpressionAttributeValues contains invalid value: " + s.error().message() +
+                                   " for key " + name);
         }
-      }
+        return Status::Ok();
+      });
     }
   }
+  if (p.names) POGI_RETURN_IF_ERROR(CheckNameValues(*p.names));
   expr::Substitutions subs(p.names, values ? &*values : nullptr);
   ParsedExpressions out;
   if (p.update) {

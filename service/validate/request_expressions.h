@@ -16,6 +16,11 @@
 
 namespace pogi::service {
 
+// An ExpressionAttributeNames entry sent as JSON null is kept with this
+// value, which no request can hold (a proto or JSON string is valid UTF-8):
+// DynamoDB refuses it by name, after the values.
+inline constexpr std::string_view kNullName = "\xff";
+
 // What a request carries, as pointers into the proto (null: absent).
 struct ExpressionParams {
   const std::string* condition = nullptr;         // ConditionExpression

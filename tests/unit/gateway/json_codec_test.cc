@@ -12,6 +12,7 @@
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/validate/item_validation.h"
 #include "service/validate/member_presence.h"
+#include "service/validate/request_expressions.h"
 
 namespace pogi::gateway {
 namespace {
@@ -198,14 +199,13 @@ TEST(JsonCodecTest, UnknownMembersAreIgnored) {
 
 TEST(JsonCodecTest, NullIsAbsent) {
   auto req = Decode<v1::PutItemRequest>(
-      R"({"TableName": null, "ReturnValues": null, "Item": {"a": null, "b": {"S": "x"}},
-          "Expected": null, "ExpressionAttributeNames": {"#n": null}})");
+      R"({"TableName": null, "ReturnValues": null, "Item": {"b": {"S": "x"}},
+          "Expected": null, "ExpressionAttributeValues": null})");
   EXPECT_FALSE(req.has_table_name());
   EXPECT_FALSE(req.has_return_values());
   EXPECT_EQ(req.item().attributes().size(), 1u);
-  EXPECT_EQ(req.item().attributes().count("a"), 0u);
   EXPECT_TRUE(req.expected().empty());
-  EXPECT_TRUE(req.expression_attribute_names().names().empty());
+  EXPECT_FALSE(req.has_expression_attribute_values());
 
   // Inside an AttributeValue a null member is not a type: {"S": null, "N": "1"}
   // is a number, and {"S": null} is an empty value for the engine to refuse.
@@ -406,6 +406,26 @@ TEST(JsonCodecTest, TwoTypesInOneAttributeValueIsAValidationException) {
   EXPECT_EQ(
       SerializationMessage<v1::PutItemRequest>(R"({"Item": {"a": {"S": "a", "N": "b"}, "c": {"S": 5}}})"),
       "NUMBER_VALUE cannot be converted to String");
+}
+
+// A null where an AttributeValue or an ExpressionAttributeNames name belongs
+// is not an absent entry: DynamoDB refuses it, so the entry is kept, marked.
+TEST(JsonCodecTest, NullValuesAndNamesAreKeptForValidationToRefuse) {
+  auto req = Decode<v1::PutItemRequest>(
+      R"({"Item": {"a": null, "b": {"S": "x"}}, "ExpressionAttributeNames": {"#n": null, "#m": "m"}})");
+  EXPECT_EQ(req.item().attributes().size(), 2u);
+  EXPECT_EQ(req.item().attributes().at("a").value_case(), v1::AttributeValue::VALUE_NOT_SET);
+  EXPECT_EQ(req.expression_attribute_names().names().at("#n"), service::kNullName);
+  EXPECT_EQ(req.expression_attribute_names().names().at("#m"), "m");
+  // A map entry is named; a list element is not, nor the map that holds it.
+  EXPECT_EQ(ItemValueError(R"({"a": null})"), "The supplied Item contains a null AttributeValue: a is null");
+  EXPECT_EQ(ItemValueError(R"({"a": {"M": {"k": null}}})"),
+            "The supplied Item contains a null AttributeValue: k is null");
+  EXPECT_EQ(ItemValueError(R"({"a": {"L": [{"S": "x"}, null]}})"), "The supplied Item contains a null AttributeValue");
+  // A map member that is not the proto's Item wrapper: ExclusiveStartKey.
+  auto query = Decode<v1::QueryRequest>(R"({"ExclusiveStartKey": {"pk": null}})");
+  EXPECT_EQ(query.exclusive_start_key().at("pk").value_case(), v1::AttributeValue::VALUE_NOT_SET);
+  EXPECT_FALSE(service::CheckValue(query.exclusive_start_key().at("pk")).ok());
 }
 
 TEST(JsonCodecTest, ValueNestingIsBoundedBeforeAnyWork) {

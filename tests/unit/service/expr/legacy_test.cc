@@ -5,11 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/entry_order.h"
 #include "service/expr/evaluator.h"
 #include "service/expr/projection.h"
 #include "service/expr/value_ops.h"
@@ -579,6 +581,71 @@ TEST(LegacyTest, ValuesAreCheckedBeforeTheEntryRules) {
   auto up = ConvertAttributeUpdates(u, &RefuseEmptyStrings);
   ASSERT_FALSE(up.ok());
   EXPECT_EQ(up.error().message(), "empty string refused");
+}
+
+// The client's order as a fixed list of names.
+class FixedOrder final : public EntryOrder {
+ public:
+  explicit FixedOrder(std::vector<std::string> order) : order_(std::move(order)) {}
+  bool Sort(std::vector<const std::string*>& names) const override {
+    auto rank = [&](const std::string* n) { return std::find(order_.begin(), order_.end(), *n) - order_.begin(); };
+    std::sort(names.begin(), names.end(), [&](auto* a, auto* b) { return rank(a) < rank(b); });
+    return true;
+  }
+
+ private:
+  std::vector<std::string> order_;
+};
+
+// With two bad entries, each one whole (values, then its rules) in the
+// client's order: the first written answers, whatever its error's kind.
+TEST(LegacyTest, OfTwoBadEntriesTheFirstTheClientWroteAnswers) {
+  FilterMap f;
+  f["pk"] = Cond("EQ", {});                      // a count error
+  f["lsk"] = Cond("BEGINS_WITH", {S("")});       // a value error
+  const std::string count = std::string(kInvalid) + "Invalid number of argument(s) for the EQ ComparisonOperator";
+  {
+    FixedOrder order({"pk", "lsk"});
+    EntryOrderScope scope(&order);
+    auto c = ConvertFilter(f, nullptr, "KeyConditions", &RefuseEmptyStrings);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.error().message(), count);
+  }
+  {
+    FixedOrder order({"lsk", "pk"});
+    EntryOrderScope scope(&order);
+    auto c = ConvertFilter(f, nullptr, "KeyConditions", &RefuseEmptyStrings);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.error().message(), "empty string refused");
+  }
+
+  UpdateMap u;
+  u["s"].set_action("ADD");
+  *u["s"].mutable_value() = S("x");  // ADD of a string
+  *u["n"].mutable_value() = S("");   // a value error
+  for (auto [first, message] : {std::pair<std::string, std::string>{"s", std::string(kInvalid) +
+                                                                           "ADD action is not supported for the type S"},
+                                {"n", "empty string refused"}}) {
+    FixedOrder order({first});
+    EntryOrderScope scope(&order);
+    auto up = ConvertAttributeUpdates(u, &RefuseEmptyStrings);
+    ASSERT_FALSE(up.ok());
+    EXPECT_EQ(up.error().message(), message) << first;
+  }
+
+  ExpectedMap e;
+  e["b"].set_exists(true);  // Exists true without a Value
+  e["a"] = Value(S(""));
+  for (auto [first, message] : {std::pair<std::string, std::string>{"b", std::string(kInvalid) +
+                                                                           "Value must be provided when Exists is "
+                                                                           "true for Attribute: b"},
+                                {"a", "empty string refused"}}) {
+    FixedOrder order({first});
+    EntryOrderScope scope(&order);
+    auto x = ConvertExpected(e, nullptr, &RefuseEmptyStrings);
+    ASSERT_FALSE(x.ok());
+    EXPECT_EQ(x.error().message(), message) << first;
+  }
 }
 
 }  // namespace

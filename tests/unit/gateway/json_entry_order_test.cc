@@ -1,0 +1,55 @@
+// Tests for JsonEntryOrder: a map's entries in the order the request's JSON
+// wrote them, found by their keys anywhere in the document.
+#include "gateway/json_entry_order.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace pogi::gateway {
+namespace {
+
+// `names` as JsonEntryOrder puts them for `body`; {"?"} when it does not know.
+std::vector<std::string> Order(const std::string& body, std::vector<std::string> names) {
+  JsonEntryOrder order(body);
+  std::vector<const std::string*> pointers;
+  for (const std::string& n : names) pointers.push_back(&n);
+  if (!order.Sort(pointers)) return {"?"};
+  std::vector<std::string> out;
+  for (const std::string* p : pointers) out.push_back(*p);
+  return out;
+}
+
+TEST(JsonEntryOrderTest, FindsTheObjectWithExactlyTheseKeys) {
+  const std::string body =
+      R"({"TableName": "t", "Item": {"z": {"S": "a"}, "m": {"N": "1"}, "a": {"M": {"y": {"S": "b"}, "b": {"S": "c"}}}}})";
+  EXPECT_EQ(Order(body, {"a", "m", "z"}), (std::vector<std::string>{"z", "m", "a"}));
+  // A nested map value.
+  EXPECT_EQ(Order(body, {"b", "y"}), (std::vector<std::string>{"y", "b"}));
+  // Keys of an object inside a list.
+  EXPECT_EQ(Order(R"({"L": [1, {"q": 1, "p": 2}]})", {"p", "q"}), (std::vector<std::string>{"q", "p"}));
+}
+
+TEST(JsonEntryOrderTest, EscapedKeysAreMatchedUnescaped) {
+  EXPECT_EQ(Order(R"({"Item": {"\u0062": 1, "a": 2}})", {"a", "b"}), (std::vector<std::string>{"b", "a"}));
+}
+
+TEST(JsonEntryOrderTest, DoesNotKnowWithoutAMatchOrWhenMatchesDisagree) {
+  EXPECT_EQ(Order(R"({"Item": {"a": 1, "b": 2, "c": 3}})", {"a", "b"}), std::vector<std::string>{"?"});
+  // Two items with the same attributes written in different orders.
+  EXPECT_EQ(Order(R"([{"a": 1, "b": 2}, {"b": 3, "a": 4}])", {"a", "b"}), std::vector<std::string>{"?"});
+  // ... and in the same order: known.
+  EXPECT_EQ(Order(R"([{"b": 1, "a": 2}, {"b": 3, "a": 4}])", {"a", "b"}), (std::vector<std::string>{"b", "a"}));
+}
+
+TEST(JsonEntryOrderTest, ADeeplyNestedBodyIsWalkedWithoutRecursion) {
+  std::string body = R"({"Item": {"b": 1, "a": 2}, "Ignored": )";
+  for (int i = 0; i < 200000; ++i) body += '[';
+  for (int i = 0; i < 200000; ++i) body += ']';
+  body += '}';
+  EXPECT_EQ(Order(body, {"a", "b"}), (std::vector<std::string>{"b", "a"}));
+}
+
+}  // namespace
+}  // namespace pogi::gateway

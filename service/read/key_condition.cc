@@ -392,10 +392,7 @@ Status CheckLegacyKeyConditions(const google::protobuf::Map<std::string, v1::Con
     return op == "EQ" || op == "LE" || op == "LT" || op == "GE" || op == "GT" || op == "BEGINS_WITH" ||
            op == "BETWEEN";
   };
-  bool all_indexable = true;
-  for (const auto& [name, c] : conditions)
-    all_indexable = all_indexable && indexable(c.comparison_operator());
-  if (all_indexable || keys.hash.size() != 1 || keys.range.size() > 1) return Status::Ok();
+  if (keys.hash.size() != 1 || keys.range.size() > 1) return Status::Ok();
   std::vector<const KeyAttribute*> schema = {&keys.hash[0]};
   if (!keys.range.empty()) schema.push_back(&keys.range[0]);
   for (size_t i = 0; i < schema.size(); ++i) {

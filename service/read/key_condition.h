@@ -16,14 +16,15 @@ namespace pogi::service {
 // element: pk", ...).
 Result<storage::RangeRead> CompileKeyCondition(const expr::Condition& condition, const KeySchema& keys);
 
-// Legacy KeyConditions with an operator no index can use (NULL, NOT_NULL,
-// NE, CONTAINS, NOT_CONTAINS, IN) pass validation and are judged against
-// `keys` once the table and index are known, key by key (hash, then range),
-// in DynamoDB's order (behaviours.md O4, O6): a hash-only schema with more
-// than one condition, a missing condition, "Attempted conditional constraint
-// is not an indexable operation", a value of another type, a hash condition
-// other than EQ. OK (and nothing checked) when every operator is indexable,
-// or for multi-attribute keys: CompileKeyCondition answers those.
+// Legacy KeyConditions are judged against `keys` once the table and index
+// are known, key by key (hash, then range), in DynamoDB's order
+// (behaviours.md O4, O6): a hash-only schema with more than one condition, a
+// missing condition, "Attempted conditional constraint is not an indexable
+// operation" (NULL, NOT_NULL, NE, CONTAINS, NOT_CONTAINS and IN pass
+// validation until here), a value of another type, a hash condition other
+// than EQ: so {pk BEGINS_WITH, x EQ} on (pk, sk) is "not supported" at the
+// hash key before sk is missed. OK (and nothing checked) for multi-attribute
+// keys: CompileKeyCondition answers those.
 Status CheckLegacyKeyConditions(const google::protobuf::Map<std::string, v1::Condition>& conditions,
                                 const KeySchema& keys);
 

@@ -197,8 +197,13 @@ TEST(KeyConditionTest, LegacyOperatorsNoIndexCanUse) {
             "Query key condition not supported");
   EXPECT_EQ(LegacyError(Legacy({{"a", "EQ", {N("1")}}, {"c", "IN", {S("y")}}})),
             "One or more parameter values were invalid: Condition parameter type does not match schema type");
-  // Every operator indexable: CompileKeyCondition's to judge.
-  EXPECT_EQ(LegacyError(Legacy({{"a", "GE", {N("1")}}})), "OK");
+  // Every operator indexable: judged in the same order, so the hash key's
+  // problems come before the range key's absence (O6).
+  EXPECT_EQ(LegacyError(Legacy({{"a", "GE", {N("1")}}})),
+            "One or more parameter values were invalid: Condition parameter type does not match schema type");
+  EXPECT_EQ(LegacyError(Legacy({{"a", "BEGINS_WITH", {S("x")}}, {"z", "EQ", {S("y")}}})),
+            "Query key condition not supported");
+  EXPECT_EQ(LegacyError(Legacy({{"a", "EQ", {S("x")}}, {"c", "GE", {S("y")}}})), "OK");
 }
 
 }  // namespace

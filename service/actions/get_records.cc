@@ -51,13 +51,17 @@ Result<v1::GetRecordsResponse> Engine::GetRecords(const v1::GetRecordsRequest& r
                  "The operation attempted to read past the oldest stream record in a shard");
   }
   int64_t limit = req.has_limit() ? req.limit() : kMaxRecords;
-  int64_t last = shard->end() != 0 ? shard->end() : INT64_MAX;
-  std::vector<storage::StreamRecordRow> rows;
+  // The shard's end and its records from one snapshot, not the end the
+  // cached state `s` shows: a roll-over (and a child's records) may have
+  // committed since it was read.
+  Streams::ShardRecords read;
   // The binding copied: clang 14 cannot capture structured bindings.
   POGI_RETURN_IF_ERROR(storage_->Read([&, stream_id = stream_id](storage::ReadTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(rows, txn.ReadStreamRecords(stream_id, it->after, last, static_cast<int>(limit)));
+    POGI_ASSIGN_OR_RETURN(read,
+                          Streams::ReadShard(txn, stream_id, *shard, it->after, static_cast<int>(limit)));
     return Status::Ok();
   }));
+  const std::vector<storage::StreamRecordRow>& rows = read.rows;
   v1::GetRecordsResponse resp;
   // The records are carried as their finished bytes, never decoded (as
   // Query's items are, value::CarryItemList): an unknown field under the
@@ -80,7 +84,7 @@ Result<v1::GetRecordsResponse> Engine::GetRecords(const v1::GetRecordsRequest& r
     bytes += row.record.size();
     after = row.sequence;
   }
-  bool exhausted = shard->end() != 0 && !cut && static_cast<int64_t>(rows.size()) < limit;
+  bool exhausted = read.end != 0 && !cut && static_cast<int64_t>(rows.size()) < limit;
   if (!exhausted)
     resp.set_next_shard_iterator(EncodeIterator({s.stream_arn(), shard->shard_id(), after, now}));
   return resp;

@@ -50,12 +50,17 @@ Result<v1::GetShardIteratorResponse> Engine::GetShardIterator(const v1::GetShard
     it.after = std::max(shard->start() - 1, s.trimmed_through());
     if (shard->end() != 0) it.after = std::min(it.after, shard->end());
   } else if (type == "LATEST") {
-    int64_t last = 0;
-    POGI_RETURN_IF_ERROR(storage_->Read([&](storage::ReadTxn& txn) -> Status {
+    // The newest sequence number and the shard's end from one snapshot (the
+    // cached state may predate a roll-over): a closed shard's LATEST is its
+    // end, not a position among its child's records.
+    int64_t last = 0, end = 0;
+    // The binding copied: clang 14 cannot capture structured bindings.
+    POGI_RETURN_IF_ERROR(storage_->Read([&, stream_id = stream_id](storage::ReadTxn& txn) -> Status {
       last = txn.LastStreamSequence();
+      POGI_ASSIGN_OR_RETURN(end, Streams::ShardEnd(txn, stream_id, *shard));
       return Status::Ok();
     }));
-    it.after = shard->end() != 0 ? shard->end() : std::max(last, shard->start() - 1);
+    it.after = end != 0 ? end : std::max(last, shard->start() - 1);
   } else {
     // A decimal number not of this shard (or beyond any pogi issues). The
     // text is pogi's: DynamoDB's wording is not on record.

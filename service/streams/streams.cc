@@ -158,6 +158,29 @@ Status Streams::Maintain(storage::Storage& storage) {
   return Status::Ok();
 }
 
+Result<int64_t> Streams::ShardEnd(storage::ReadTxn& txn, int64_t stream_id, const v1::ShardState& shard) {
+  if (shard.end() != 0) return shard.end();
+  POGI_ASSIGN_OR_RETURN(auto bytes, txn.GetStream(stream_id));
+  v1::StreamState s;
+  if (bytes && !s.ParseFromString(*bytes))
+    return Error::Internal("stream " + std::to_string(stream_id) + " is corrupt");
+  // From the newest: a shard cached open is the last or, after roll-overs since, near it.
+  for (int i = s.shards_size() - 1; i >= 0; --i) {
+    if (s.shards(i).shard_id() == shard.shard_id()) return s.shards(i).end();
+  }
+  // Forgotten since the cache was read (the stream dropped).
+  return Error::ResourceNotFound("Requested resource not found: Shard does not exist");
+}
+
+Result<Streams::ShardRecords> Streams::ReadShard(storage::ReadTxn& txn, int64_t stream_id,
+                                                 const v1::ShardState& shard, int64_t after, int limit) {
+  ShardRecords out;
+  POGI_ASSIGN_OR_RETURN(out.end, ShardEnd(txn, stream_id, shard));
+  POGI_ASSIGN_OR_RETURN(out.rows,
+                        txn.ReadStreamRecords(stream_id, after, out.end != 0 ? out.end : INT64_MAX, limit));
+  return out;
+}
+
 std::optional<v1::StreamState> Streams::Get(int64_t stream_id) const {
   std::lock_guard lock(mu_);
   auto it = streams_.find(stream_id);

@@ -3,9 +3,13 @@
 // table, shards rolled over after a span of clock time or on demand,
 // records trimmed after the 24-hour retention, streams forgotten 24 hours
 // after they were disabled. A shard is a range of the stream's sequence
-// numbers, so records carry no shard. Each change to a stream's state reads
-// the stored state inside the write and updates the cache after the commit.
-// Thread-safe.
+// numbers, so records carry no shard: storage issues sequence numbers in
+// commit order, and a roll-over issues the parent's end, so every record
+// committed before it is below the end and every one after above. Each
+// change to a stream's state reads the stored state inside the write and
+// updates the cache after the commit; the cache may therefore lag a
+// roll-over, and what reads a shard's records takes an open shard's bounds
+// from the same storage snapshot as its records (ReadShard). Thread-safe.
 #pragma once
 
 #include <map>
@@ -43,6 +47,24 @@ class Streams {
   // The background work due at the clock's now: roll-overs, trims, streams
   // past their retention dropped.
   Status Maintain(storage::Storage& storage);
+
+  // A shard's end as `txn` sees it (0: still open). `shard` is the cached
+  // state, which may predate a roll-over committed since: a shard's end
+  // never changes once set, so a cached end is final; an open shard's is
+  // read from the stored state in `txn`. ResourceNotFound when the stored
+  // state no longer has the shard.
+  static Result<int64_t> ShardEnd(storage::ReadTxn& txn, int64_t stream_id, const v1::ShardState& shard);
+  // The records of `shard` after sequence number `after` (at most `limit`),
+  // and the shard's end, both as `txn` sees them. In one snapshot a
+  // roll-over and its child's records are seen together or not at all;
+  // with the cache's open shard and records read later, a child's record
+  // committed between the two would be read as the parent's as well.
+  struct ShardRecords {
+    std::vector<storage::StreamRecordRow> rows;
+    int64_t end = 0;  // 0: the shard is open
+  };
+  static Result<ShardRecords> ReadShard(storage::ReadTxn& txn, int64_t stream_id, const v1::ShardState& shard,
+                                        int64_t after, int limit);
 
   std::optional<v1::StreamState> Get(int64_t stream_id) const;
   // The stream with `arn`, and its id.

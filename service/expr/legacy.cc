@@ -342,8 +342,6 @@ namespace {
 Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttributeValue& e, ValueCheck check_value,
                             ListSent list_sent, std::vector<Condition>* children) {
   POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
-  POGI_RETURN_IF_ERROR(
-      CheckValues(check_value, e.has_value() ? &e.value() : nullptr, e.attribute_value_list()));
   const bool has_op = e.has_comparison_operator();
   const bool has_exists = e.has_exists();
   const bool has_value = e.has_value();
@@ -377,6 +375,9 @@ Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttribute
       return Error::InvalidParameter("Value must be provided when Exists is true" + ForAttribute(name));
     }
   }
+  // The entry's shape (O3) before its values, its values before their
+  // count and types (O2): DynamoDB Local 2026-05-28 and dynalite agree.
+  POGI_RETURN_IF_ERROR(CheckValues(check_value, has_value ? &e.value() : nullptr, e.attribute_value_list()));
 
   if (has_op) {
     Op op = *ParseOp(e.comparison_operator());

@@ -10,22 +10,20 @@
 // Validation order, as in DynamoDB: member constraints first (enum values of
 // ComparisonOperator, ConditionalOperator and Action; a Condition without
 // ComparisonOperator), all reported together in one "N validation error(s)
-// detected: ..." message; then each entry in turn (entries are visited in
-// name order, since the protobuf map keeps no request order).
+// detected: ..." message; then each entry whole, in turn: of two bad
+// entries, the one the client wrote first answers (common/entry_order.h).
 //
 // The AttributeValues inside the parameters are checked by the caller's rule
 // (`check_value`, service/validate's, since expr/ sits below it), at the
 // point DynamoDB checks them: after the member constraints, and for each
-// entry before its own rules (argument counts, operator types, actions).
+// entry before its argument counts, operator types and actions; an Expected
+// entry's shape (Value with AttributeValueList, Exists with an operator, a
+// list without one, a Value with Exists false) comes before its values.
 // Without a `check_value` the values must have been validated already.
 //
-// What the protobuf shape cannot tell apart: an empty AttributeValueList from
-// an absent one, and an empty map/list from an absent one. Both are treated
-// as absent: {"AttributeValueList": []} with no ComparisonOperator reports
-// "Value must be provided when Exists is null" rather than DynamoDB's
-// "AttributeValueList can only be used with a ComparisonOperator"; an empty
-// AttributesToGet must be refused by the caller ("Member must have length
-// greater than or equal to 1").
+// An empty AttributeValueList is told from an absent one only through
+// `list_sent` (Expected); an empty AttributesToGet must be refused by the
+// caller ("Member must have length greater than or equal to 1").
 #pragma once
 
 #include <google/protobuf/map.h>

@@ -536,7 +536,7 @@ Status RefuseEmptyStrings(const AttributeValue& v) {
   return Status::Ok();
 }
 
-TEST(LegacyTest, ValuesAreCheckedBeforeTheEntryRules) {
+TEST(LegacyTest, ValuesAreCheckedBeforeTheirCountsAndTypes) {
   FilterMap f;
   f["a"] = Cond("BEGINS_WITH", {S(""), N("1")});  // a count error too
   auto c = ConvertFilter(f, nullptr, "ScanFilter", &RefuseEmptyStrings);
@@ -548,10 +548,26 @@ TEST(LegacyTest, ValuesAreCheckedBeforeTheEntryRules) {
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message().find("validation error detected"), std::string::npos);
 
+  // In Expected the entry's shape comes first (O3), then its values, then
+  // their count and types (DynamoDB Local 2026-05-28 and dynalite agree).
   ExpectedMap e;
   e["a"] = Value(S(""));
-  e["a"].add_attribute_value_list();  // Value with AttributeValueList: the values win
+  e["a"].add_attribute_value_list();  // Value with AttributeValueList
   auto x = ConvertExpected(e, nullptr, &RefuseEmptyStrings);
+  ASSERT_FALSE(x.ok());
+  EXPECT_EQ(x.error().message(),
+            std::string(kInvalid) + "Value and AttributeValueList cannot be used together for Attribute: a");
+  ExpectedMap gone;
+  gone["a"] = Value(S(""));
+  gone["a"].set_exists(false);
+  x = ConvertExpected(gone, nullptr, &RefuseEmptyStrings);
+  ASSERT_FALSE(x.ok());
+  EXPECT_EQ(x.error().message(), std::string(kInvalid) + "Value cannot be used when Exists is false for Attribute: a");
+  ExpectedMap two;
+  two["a"].set_comparison_operator("EQ");
+  *two["a"].add_attribute_value_list() = S("");
+  *two["a"].add_attribute_value_list() = S("x");  // a count error too
+  x = ConvertExpected(two, nullptr, &RefuseEmptyStrings);
   ASSERT_FALSE(x.ok());
   EXPECT_EQ(x.error().message(), "empty string refused");
 

@@ -385,17 +385,23 @@ Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slo
     if (!j.is_object()) return MapMismatch(j, slot, JavaType(vf));
     if (j.size() == 0) service::MarkSentEmpty(m, f->number());  // {} is present
     // A null entry is dropped, except where DynamoDB refuses it: an
-    // AttributeValue, an ExpressionAttributeNames name.
-    const bool null_value = vf->message_type() == v1::AttributeValue::descriptor();
+    // AttributeValue, an ExpressionAttributeNames name, a legacy condition.
+    const Descriptor* vt = vf->message_type();
+    const bool null_value = vt == v1::AttributeValue::descriptor();
     const bool null_name = vf->cpp_type() == FieldDescriptor::CPPTYPE_STRING;
+    const bool null_condition = vt == v1::ExpectedAttributeValue::descriptor() || vt == v1::Condition::descriptor();
     j.ForEachMember([&](std::string_view key, JsonRef member) {
-      if (member.is_null() && !null_value && !null_name) return true;
+      if (member.is_null() && !null_value && !null_name && !null_condition) return true;
       Message* e = m->GetReflection()->AddMessage(m, f);
       e->GetReflection()->SetString(e, kf, std::string(key));
       if (!member.is_null()) {
         st = ReadSingle(member, e, vf, depth, Slot::kElement);
       } else if (null_value) {
         service::MarkNullValue(static_cast<v1::AttributeValue*>(e->GetReflection()->MutableMessage(e, vf)));
+      } else if (null_condition) {
+        Message* c = e->GetReflection()->MutableMessage(e, vf);
+        c->GetReflection()->SetString(c, vt->FindFieldByName("comparison_operator"),
+                                      std::string(service::kNullCondition));
       } else {
         e->GetReflection()->SetString(e, vf, std::string(service::kNullName));
       }

@@ -40,6 +40,12 @@
 
 namespace pogi::expr {
 
+// An Expected, KeyConditions, QueryFilter or ScanFilter entry sent as JSON
+// null is not an absent entry: DynamoDB refuses it by name, in its turn
+// among the entries. The reader keeps it with this ComparisonOperator, which
+// no request can hold (a proto or JSON string is valid UTF-8).
+inline constexpr std::string_view kNullEntryOperator = "\xff";
+
 // Checks one AttributeValue of a legacy parameter (DynamoDB's value rules).
 using ValueCheck = Status (*)(const AttributeValue& v);
 

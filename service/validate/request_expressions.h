@@ -11,6 +11,7 @@
 #include "common/result.h"
 #include "service/core/catalog.h"
 #include "service/expr/ast.h"
+#include "service/expr/legacy.h"
 #include "service/expr/types.h"
 #include "service/validate/member_presence.h"
 
@@ -20,6 +21,9 @@ namespace pogi::service {
 // value, which no request can hold (a proto or JSON string is valid UTF-8):
 // DynamoDB refuses it by name, after the values.
 inline constexpr std::string_view kNullName = "\xff";
+// The same for a legacy condition (Expected, KeyConditions, QueryFilter,
+// ScanFilter) sent as null: its ComparisonOperator (service/expr/legacy.h).
+inline constexpr std::string_view kNullCondition = expr::kNullEntryOperator;
 
 // What a request carries, as pointers into the proto (null: absent).
 struct ExpressionParams {

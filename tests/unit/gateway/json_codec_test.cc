@@ -417,6 +417,10 @@ TEST(JsonCodecTest, NullValuesAndNamesAreKeptForValidationToRefuse) {
   EXPECT_EQ(req.item().attributes().at("a").value_case(), v1::AttributeValue::VALUE_NOT_SET);
   EXPECT_EQ(req.expression_attribute_names().names().at("#n"), service::kNullName);
   EXPECT_EQ(req.expression_attribute_names().names().at("#m"), "m");
+  auto legacy = Decode<v1::PutItemRequest>(R"({"Expected": {"x": null}})");
+  EXPECT_EQ(legacy.expected().at("x").comparison_operator(), service::kNullCondition);
+  auto scan = Decode<v1::ScanRequest>(R"({"ScanFilter": {"s": null}})");
+  EXPECT_EQ(scan.scan_filter().at("s").comparison_operator(), service::kNullCondition);
   // A map entry is named; a list element is not, nor the map that holds it.
   EXPECT_EQ(ItemValueError(R"({"a": null})"), "The supplied Item contains a null AttributeValue: a is null");
   EXPECT_EQ(ItemValueError(R"({"a": {"M": {"k": null}}})"),

@@ -599,6 +599,19 @@ TEST(LegacyTest, ValuesAreCheckedBeforeTheirCountsAndTypes) {
   EXPECT_EQ(up.error().message(), "empty string refused");
 }
 
+// An entry sent as JSON null is refused by name, in its turn (the reader
+// marks it with kNullEntryOperator); the member constraints pass it by.
+TEST(LegacyTest, AnEntrySentAsNullIsRefusedByName) {
+  ExpectedMap e;
+  e["x"].set_comparison_operator(std::string(kNullEntryOperator));
+  EXPECT_TRUE(ExpectedConstraints(e).empty());
+  EXPECT_EQ(ExpectedError(e), std::string(kInvalid) + "ExpectedAttributeValue must not be null for Attribute: x");
+  FilterMap f;
+  f["pk"].set_comparison_operator(std::string(kNullEntryOperator));
+  EXPECT_TRUE(FilterConstraints(f, "KeyConditions").empty());
+  EXPECT_EQ(FilterError(f, nullptr, "KeyConditions"), "The filter condition for an attribute cannot be null: pk");
+}
+
 // The client's order as a fixed list of names.
 class FixedOrder final : public EntryOrder {
  public:

@@ -10,7 +10,9 @@ thread_local const EntryOrder* current_order = nullptr;
 
 const EntryOrder* CurrentEntryOrder() { return current_order; }
 
-EntryOrderScope::EntryOrderScope(const EntryOrder* order) : previous_(current_order) { current_order = order; }
+EntryOrderScope::EntryOrderScope(const EntryOrder* order) : previous_(current_order) {
+  current_order = order;
+}
 
 EntryOrderScope::~EntryOrderScope() { current_order = previous_; }
 

@@ -389,7 +389,8 @@ Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slo
     const Descriptor* vt = vf->message_type();
     const bool null_value = vt == v1::AttributeValue::descriptor();
     const bool null_name = vf->cpp_type() == FieldDescriptor::CPPTYPE_STRING;
-    const bool null_condition = vt == v1::ExpectedAttributeValue::descriptor() || vt == v1::Condition::descriptor();
+    const bool null_condition =
+        vt == v1::ExpectedAttributeValue::descriptor() || vt == v1::Condition::descriptor();
     j.ForEachMember([&](std::string_view key, JsonRef member) {
       if (member.is_null() && !null_value && !null_name && !null_condition) return true;
       Message* e = m->GetReflection()->AddMessage(m, f);

@@ -347,10 +347,11 @@ namespace {
 
 // One attribute of Expected: its values, its rules, and its condition
 // appended to `children`.
-Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttributeValue& e, ValueCheck check_value,
-                            ListSent list_sent, std::vector<Condition>* children) {
+Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttributeValue& e,
+                            ValueCheck check_value, ListSent list_sent, std::vector<Condition>* children) {
   POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
-  if (IsNullEntry(e)) return Error::InvalidParameter("ExpectedAttributeValue must not be null" + ForAttribute(name));
+  if (IsNullEntry(e))
+    return Error::InvalidParameter("ExpectedAttributeValue must not be null" + ForAttribute(name));
   const bool has_op = e.has_comparison_operator();
   const bool has_exists = e.has_exists();
   const bool has_value = e.has_value();
@@ -374,9 +375,8 @@ Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttribute
     if (has_op) {
       Op op = *ParseOp(e.comparison_operator());
       if (op != Op::kNull && op != Op::kNotNull) {
-        return Error::InvalidParameter(
-            "Value or AttributeValueList must be used with ComparisonOperator: " + e.comparison_operator() +
-            ForAttribute(name));
+        return Error::InvalidParameter("Value or AttributeValueList must be used with ComparisonOperator: " +
+                                       e.comparison_operator() + ForAttribute(name));
       }
     } else if (!has_exists) {
       return Error::InvalidParameter("Value must be provided when Exists is null" + ForAttribute(name));
@@ -447,7 +447,8 @@ Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Con
   auto convert = [&](const std::string& name, std::vector<Condition>* out) -> Status {
     POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
     const auto& c = filter.at(name);
-    if (IsNullEntry(c)) return Error::Validation("The filter condition for an attribute cannot be null: " + name);
+    if (IsNullEntry(c))
+      return Error::Validation("The filter condition for an attribute cannot be null: " + name);
     POGI_RETURN_IF_ERROR(CheckValues(check_value, nullptr, c.attribute_value_list()));
     Op op = *ParseOp(c.comparison_operator());
     std::vector<const AttributeValue*> values;
@@ -474,8 +475,8 @@ namespace {
 
 // One attribute of AttributeUpdates: its value, its action's rules, and its
 // change added to `update`.
-Status ConvertAttributeUpdate(const std::string& name, const v1::AttributeValueUpdate& u, ValueCheck check_value,
-                              Update* update) {
+Status ConvertAttributeUpdate(const std::string& name, const v1::AttributeValueUpdate& u,
+                              ValueCheck check_value, Update* update) {
   POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
   if (check_value && u.has_value()) POGI_RETURN_IF_ERROR(check_value(u.value()));
   const std::string action = u.has_action() ? u.action() : "PUT";

@@ -116,8 +116,9 @@ Status ValidateAt(V* v, int depth) {
         if (s.ok()) continue;
         if (fields.size() == 1) return s;
         // Two bad members or more: the one the client wrote first.
-        return FirstFailureInClientOrder(fields, std::move(s).error(),
-                                         [&](const std::string& name) { return check(name, &fields.at(name)); });
+        return FirstFailureInClientOrder(fields, std::move(s).error(), [&](const std::string& name) {
+          return check(name, &fields.at(name));
+        });
       }
       return Status::Ok();
     }

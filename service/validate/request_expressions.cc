@@ -2,7 +2,6 @@
 #include "service/validate/request_expressions.h"
 
 #include "common/entry_order.h"
-
 #include "service/expr/evaluator.h"
 #include "service/expr/legacy.h"
 #include "service/expr/parser.h"
@@ -78,11 +77,13 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
 // 2026-05-28 answers a bad value before a null or empty name).
 Status CheckNameValues(const expr::NameMap& names) {
   auto check = [](const std::string& k, const std::string& v) -> Status {
-    if (v == kNullName) return Error::Validation("ExpressionAttributeNames contains invalid value: null for key " + k);
+    if (v == kNullName)
+      return Error::Validation("ExpressionAttributeNames contains invalid value: null for key " + k);
     // DynamoDB's text for an empty name (quoted by SDK users); the one for
     // a name over 65,535 bytes is not on record and follows it.
     if (v.empty()) {
-      return Error::Validation("ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k);
+      return Error::Validation(
+          "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + k);
     }
     if (v.size() > value::kMaxAttributeNameBytes) {
       return Error::Validation(
@@ -121,13 +122,14 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
       if (first.ok()) continue;
       // With several bad values, the one the client wrote first (see
       // ValidateAttributes); only an invalid request pays for finding it.
-      return FirstFailureInClientOrder(*values, std::move(first).error(), [&](const std::string& name) -> Status {
-        if (Status s = CheckValue(values->at(name)); !s.ok()) {
-          return Error::Validation("ExpressionAttributeValues contains invalid value: " + s.error().message() +
-                                   " for key " + name);
-        }
-        return Status::Ok();
-      });
+      return FirstFailureInClientOrder(
+          *values, std::move(first).error(), [&](const std::string& name) -> Status {
+            if (Status s = CheckValue(values->at(name)); !s.ok()) {
+              return Error::Validation("ExpressionAttributeValues contains invalid value: " +
+                                       s.error().message() + " for key " + name);
+            }
+            return Status::Ok();
+          });
     }
   }
   if (p.names) POGI_RETURN_IF_ERROR(CheckNameValues(*p.names));

@@ -425,7 +425,8 @@ TEST(JsonCodecTest, NullValuesAndNamesAreKeptForValidationToRefuse) {
   EXPECT_EQ(ItemValueError(R"({"a": null})"), "The supplied Item contains a null AttributeValue: a is null");
   EXPECT_EQ(ItemValueError(R"({"a": {"M": {"k": null}}})"),
             "The supplied Item contains a null AttributeValue: k is null");
-  EXPECT_EQ(ItemValueError(R"({"a": {"L": [{"S": "x"}, null]}})"), "The supplied Item contains a null AttributeValue");
+  EXPECT_EQ(ItemValueError(R"({"a": {"L": [{"S": "x"}, null]}})"),
+            "The supplied Item contains a null AttributeValue");
   // A map member that is not the proto's Item wrapper: ExclusiveStartKey.
   auto query = Decode<v1::QueryRequest>(R"({"ExclusiveStartKey": {"pk": null}})");
   EXPECT_EQ(query.exclusive_start_key().at("pk").value_case(), v1::AttributeValue::VALUE_NOT_SET);

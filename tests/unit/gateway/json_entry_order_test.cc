@@ -40,7 +40,8 @@ TEST(JsonEntryOrderTest, DoesNotKnowWithoutAMatchOrWhenMatchesDisagree) {
   // Two items with the same attributes written in different orders.
   EXPECT_EQ(Order(R"([{"a": 1, "b": 2}, {"b": 3, "a": 4}])", {"a", "b"}), std::vector<std::string>{"?"});
   // ... and in the same order: known.
-  EXPECT_EQ(Order(R"([{"b": 1, "a": 2}, {"b": 3, "a": 4}])", {"a", "b"}), (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(Order(R"([{"b": 1, "a": 2}, {"b": 3, "a": 4}])", {"a", "b"}),
+            (std::vector<std::string>{"b", "a"}));
 }
 
 TEST(JsonEntryOrderTest, ADeeplyNestedBodyIsWalkedWithoutRecursion) {

@@ -562,7 +562,8 @@ TEST(LegacyTest, ValuesAreCheckedBeforeTheirCountsAndTypes) {
   gone["a"].set_exists(false);
   x = ConvertExpected(gone, nullptr, &RefuseEmptyStrings);
   ASSERT_FALSE(x.ok());
-  EXPECT_EQ(x.error().message(), std::string(kInvalid) + "Value cannot be used when Exists is false for Attribute: a");
+  EXPECT_EQ(x.error().message(),
+            std::string(kInvalid) + "Value cannot be used when Exists is false for Attribute: a");
   ExpectedMap two;
   two["a"].set_comparison_operator("EQ");
   *two["a"].add_attribute_value_list() = S("");
@@ -605,11 +606,13 @@ TEST(LegacyTest, AnEntrySentAsNullIsRefusedByName) {
   ExpectedMap e;
   e["x"].set_comparison_operator(std::string(kNullEntryOperator));
   EXPECT_TRUE(ExpectedConstraints(e).empty());
-  EXPECT_EQ(ExpectedError(e), std::string(kInvalid) + "ExpectedAttributeValue must not be null for Attribute: x");
+  EXPECT_EQ(ExpectedError(e),
+            std::string(kInvalid) + "ExpectedAttributeValue must not be null for Attribute: x");
   FilterMap f;
   f["pk"].set_comparison_operator(std::string(kNullEntryOperator));
   EXPECT_TRUE(FilterConstraints(f, "KeyConditions").empty());
-  EXPECT_EQ(FilterError(f, nullptr, "KeyConditions"), "The filter condition for an attribute cannot be null: pk");
+  EXPECT_EQ(FilterError(f, nullptr, "KeyConditions"),
+            "The filter condition for an attribute cannot be null: pk");
 }
 
 // The client's order as a fixed list of names.
@@ -617,7 +620,9 @@ class FixedOrder final : public EntryOrder {
  public:
   explicit FixedOrder(std::vector<std::string> order) : order_(std::move(order)) {}
   bool Sort(std::vector<const std::string*>& names) const override {
-    auto rank = [&](const std::string* n) { return std::find(order_.begin(), order_.end(), *n) - order_.begin(); };
+    auto rank = [&](const std::string* n) {
+      return std::find(order_.begin(), order_.end(), *n) - order_.begin();
+    };
     std::sort(names.begin(), names.end(), [&](auto* a, auto* b) { return rank(a) < rank(b); });
     return true;
   }
@@ -630,9 +635,10 @@ class FixedOrder final : public EntryOrder {
 // client's order: the first written answers, whatever its error's kind.
 TEST(LegacyTest, OfTwoBadEntriesTheFirstTheClientWroteAnswers) {
   FilterMap f;
-  f["pk"] = Cond("EQ", {});                      // a count error
-  f["lsk"] = Cond("BEGINS_WITH", {S("")});       // a value error
-  const std::string count = std::string(kInvalid) + "Invalid number of argument(s) for the EQ ComparisonOperator";
+  f["pk"] = Cond("EQ", {});                 // a count error
+  f["lsk"] = Cond("BEGINS_WITH", {S("")});  // a value error
+  const std::string count =
+      std::string(kInvalid) + "Invalid number of argument(s) for the EQ ComparisonOperator";
   {
     FixedOrder order({"pk", "lsk"});
     EntryOrderScope scope(&order);
@@ -652,9 +658,10 @@ TEST(LegacyTest, OfTwoBadEntriesTheFirstTheClientWroteAnswers) {
   u["s"].set_action("ADD");
   *u["s"].mutable_value() = S("x");  // ADD of a string
   *u["n"].mutable_value() = S("");   // a value error
-  for (auto [first, message] : {std::pair<std::string, std::string>{"s", std::string(kInvalid) +
-                                                                           "ADD action is not supported for the type S"},
-                                {"n", "empty string refused"}}) {
+  for (auto [first, message] :
+       {std::pair<std::string, std::string>{
+            "s", std::string(kInvalid) + "ADD action is not supported for the type S"},
+        {"n", "empty string refused"}}) {
     FixedOrder order({first});
     EntryOrderScope scope(&order);
     auto up = ConvertAttributeUpdates(u, &RefuseEmptyStrings);
@@ -665,9 +672,9 @@ TEST(LegacyTest, OfTwoBadEntriesTheFirstTheClientWroteAnswers) {
   ExpectedMap e;
   e["b"].set_exists(true);  // Exists true without a Value
   e["a"] = Value(S(""));
-  for (auto [first, message] : {std::pair<std::string, std::string>{"b", std::string(kInvalid) +
-                                                                           "Value must be provided when Exists is "
-                                                                           "true for Attribute: b"},
+  for (auto [first, message] : {std::pair<std::string, std::string>{
+                                    "b", std::string(kInvalid) + "Value must be provided when Exists is "
+                                                                 "true for Attribute: b"},
                                 {"a", "empty string refused"}}) {
     FixedOrder order({first});
     EntryOrderScope scope(&order);

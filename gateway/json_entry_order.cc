@@ -29,8 +29,9 @@ std::optional<std::vector<std::string_view>> KeysIfExactly(JsonRef object,
 bool JsonEntryOrder::Sort(std::vector<const std::string*>& names) const {
   if (!doc_) {
     doc_ = std::make_unique<JsonDoc>();
-    if (!doc_->Parse(body_)) return false;  // cannot happen: the body was decoded from it
+    parsed_ = doc_->Parse(body_);  // always: the request was decoded from this body
   }
+  if (!parsed_) return false;
   std::vector<std::string_view> sorted;
   sorted.reserve(names.size());
   for (const std::string* n : names) sorted.push_back(*n);

@@ -27,6 +27,7 @@ class JsonEntryOrder final : public EntryOrder {
  private:
   std::string_view body_;
   mutable std::unique_ptr<JsonDoc> doc_;  // parsed on the first question
+  mutable bool parsed_ = false;
 };
 
 }  // namespace pogi::gateway

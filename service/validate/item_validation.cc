@@ -50,13 +50,13 @@ Status CanonicalNumber(std::string* n) {
   return Status::Ok();
 }
 
-// The error of map entry `name` with value `v`: a null value is named (a
+// The error `e` of map entry `name` with value `v`: a null value is named (a
 // null inside it, in a list, is not).
-Status EntryError(const std::string& name, const V& v, Status s) {
-  if (!s.ok() && v.value_case() == V::VALUE_NOT_SET && s.error().message() == kNullValueError) {
+Error EntryError(const std::string& name, const V& v, Error e) {
+  if (v.value_case() == V::VALUE_NOT_SET && e.message() == kNullValueError) {
     return Error::Validation(std::string(kNullValueError) + ": " + name + " is null");
   }
-  return s;
+  return e;
 }
 
 Status ValidateAt(V* v, int depth) {
@@ -109,7 +109,9 @@ Status ValidateAt(V* v, int depth) {
       auto& fields = *v->mutable_m()->mutable_fields();
       auto check = [&](const std::string& name, V* e) -> Status {
         POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
-        return EntryError(name, *e, ValidateAt(e, depth + 1));
+        Status s = ValidateAt(e, depth + 1);
+        if (s.ok()) return s;
+        return EntryError(name, *e, std::move(s).error());
       };
       for (auto& [k, e] : fields) {
         Status s = check(k, &e);
@@ -190,15 +192,18 @@ Status CheckValue(const V& v) {
 Status ValidateAttributes(AttributeMap* item) {
   for (auto& [name, v] : *item) {
     Status s = value::CheckAttributeName(name);
-    if (s.ok()) s = EntryError(name, v, ValidateValue(&v));
+    if (s.ok()) s = ValidateValue(&v);
     if (s.ok()) continue;
-    if (item->size() == 1) return s;
+    Error first = EntryError(name, v, std::move(s).error());
+    if (item->size() == 1) return first;
     // The proto map iterates in an order of its own: with several bad
     // members, DynamoDB answers the one the client wrote first. Only an
     // invalid request pays for finding it.
-    return FirstFailureInClientOrder(*item, std::move(s).error(), [&](const std::string& n) -> Status {
+    return FirstFailureInClientOrder(*item, std::move(first), [&](const std::string& n) -> Status {
       POGI_RETURN_IF_ERROR(value::CheckAttributeName(n));
-      return EntryError(n, item->at(n), CheckValue(item->at(n)));
+      Status c = CheckValue(item->at(n));
+      if (c.ok()) return c;
+      return EntryError(n, item->at(n), std::move(c).error());
     });
   }
   return Status::Ok();

@@ -23,7 +23,6 @@
 #include "pogi/v1/streams.pb.h"
 #include "service/validate/item_validation.h"
 #include "service/validate/member_presence.h"
-#include "service/validate/request_expressions.h"
 #include "service/value/item.h"
 
 namespace pogi::gateway {
@@ -400,11 +399,9 @@ Status ReadField(JsonRef j, Message* m, const FieldDescriptor* f, int depth, Slo
       } else if (null_value) {
         service::MarkNullValue(static_cast<v1::AttributeValue*>(e->GetReflection()->MutableMessage(e, vf)));
       } else if (null_condition) {
-        Message* c = e->GetReflection()->MutableMessage(e, vf);
-        c->GetReflection()->SetString(c, vt->FindFieldByName("comparison_operator"),
-                                      std::string(service::kNullCondition));
+        service::MarkConditionSentNull(e->GetReflection()->MutableMessage(e, vf));
       } else {
-        e->GetReflection()->SetString(e, vf, std::string(service::kNullName));
+        service::MarkNameSentNull(m, key);  // the value stays empty
       }
       return st.ok();
     });

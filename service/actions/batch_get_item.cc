@@ -148,7 +148,7 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
     TableRead r{name, &ka, nullptr, std::nullopt, {}};
     ExpressionParams params;
     params.projection = IfPresent(ka.has_projection_expression(), ka.projection_expression());
-    if (ka.has_expression_attribute_names()) params.names = &ka.expression_attribute_names().names();
+    if (ka.has_expression_attribute_names()) params.names = &ka.expression_attribute_names();
     if (ka.has_attributes_to_get()) params.legacy.push_back("AttributesToGet");
     POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
     r.projection = std::move(parsed.projection);

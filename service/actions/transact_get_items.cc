@@ -57,7 +57,7 @@ Result<v1::TransactGetItemsResponse> Engine::TransactGetItems(const v1::Transact
       return TransactionValidation(std::move(s).error());
     ExpressionParams params;
     params.projection = IfPresent(g.has_projection_expression(), g.projection_expression());
-    if (g.has_expression_attribute_names()) params.names = &g.expression_attribute_names().names();
+    if (g.has_expression_attribute_names()) params.names = &g.expression_attribute_names();
     POGI_ASSIGN_OR_RETURN(auto parsed, ParseExpressions(params));
     a.projection = std::move(parsed.projection);
     gets.push_back(std::move(a));

@@ -48,7 +48,7 @@ struct Members {
   const std::string* table_name = nullptr;
   const std::string* condition = nullptr;
   const std::string* update = nullptr;
-  const expr::NameMap* names = nullptr;
+  const v1::NameMap* names = nullptr;
   const expr::AttributeMap* values = nullptr;
   const std::string* return_on_failure = nullptr;
   const value::AttributeMap* map = nullptr;
@@ -59,7 +59,7 @@ template <typename M>
 void Common(const M& m, Members* out) {
   out->table_name = m.has_table_name() ? &m.table_name() : nullptr;
   out->condition = IfPresent(m.has_condition_expression(), m.condition_expression());
-  if (m.has_expression_attribute_names()) out->names = &m.expression_attribute_names().names();
+  if (m.has_expression_attribute_names()) out->names = &m.expression_attribute_names();
   if (m.has_expression_attribute_values()) out->values = &m.expression_attribute_values().attributes();
   out->return_on_failure = IfPresent(m.has_return_values_on_condition_check_failure(),
                                      m.return_values_on_condition_check_failure());

@@ -12,6 +12,8 @@
 // order of checks within an entry.
 #include "service/expr/legacy.h"
 
+#include <google/protobuf/unknown_field_set.h>
+
 #include <algorithm>
 #include <optional>
 #include <unordered_set>
@@ -162,12 +164,6 @@ std::vector<const std::string*> SortedKeys(const MapT& map) {
   return keys;
 }
 
-// An entry sent as JSON null (kNullEntryOperator).
-template <typename Entry>
-bool IsNullEntry(const Entry& e) {
-  return e.has_comparison_operator() && e.comparison_operator() == kNullEntryOperator;
-}
-
 // The request-member spelling of a parameter name: "ScanFilter" -> "scanFilter".
 std::string MemberName(std::string_view parameter_name) {
   std::string s(parameter_name);
@@ -300,12 +296,20 @@ Status CheckValues(ValueCheck check_value, const AttributeValue* value,
 
 }  // namespace
 
+bool SentNull(const google::protobuf::Message& entry) {
+  const auto& unknown = entry.GetReflection()->GetUnknownFields(entry);
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    if (unknown.field(i).number() == kSentNullField) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> ExpectedConstraints(
     const google::protobuf::Map<std::string, v1::ExpectedAttributeValue>& expected) {
   ShapeErrors shape;
   for (const std::string* name : SortedKeys(expected)) {
     const auto& e = expected.at(*name);
-    if (IsNullEntry(e)) continue;  // refused in its turn
+    if (SentNull(e)) continue;  // refused in its turn
     if (e.has_comparison_operator() && !ParseOp(e.comparison_operator())) {
       shape.NotInEnum(e.comparison_operator(), "expected." + *name + ".member.comparisonOperator",
                       kComparisonOperatorSet);
@@ -320,7 +324,7 @@ std::vector<std::string> FilterConstraints(const google::protobuf::Map<std::stri
   ShapeErrors shape;
   for (const std::string* name : SortedKeys(filter)) {
     const auto& c = filter.at(*name);
-    if (IsNullEntry(c)) continue;  // refused in its turn
+    if (SentNull(c)) continue;  // refused in its turn
     const std::string path = member + "." + *name + ".member.comparisonOperator";
     if (!c.has_comparison_operator()) {
       shape.NotNull(path);
@@ -350,7 +354,7 @@ namespace {
 Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttributeValue& e,
                             ValueCheck check_value, ListSent list_sent, std::vector<Condition>* children) {
   POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
-  if (IsNullEntry(e))
+  if (SentNull(e))
     return Error::InvalidParameter("ExpectedAttributeValue must not be null" + ForAttribute(name));
   const bool has_op = e.has_comparison_operator();
   const bool has_exists = e.has_exists();
@@ -447,7 +451,7 @@ Result<Condition> ConvertFilter(const google::protobuf::Map<std::string, v1::Con
   auto convert = [&](const std::string& name, std::vector<Condition>* out) -> Status {
     POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));
     const auto& c = filter.at(name);
-    if (IsNullEntry(c))
+    if (SentNull(c))
       return Error::Validation("The filter condition for an attribute cannot be null: " + name);
     POGI_RETURN_IF_ERROR(CheckValues(check_value, nullptr, c.attribute_value_list()));
     Op op = *ParseOp(c.comparison_operator());

@@ -42,9 +42,11 @@ namespace pogi::expr {
 
 // An Expected, KeyConditions, QueryFilter or ScanFilter entry sent as JSON
 // null is not an absent entry: DynamoDB refuses it by name, in its turn
-// among the entries. The reader keeps it with this ComparisonOperator, which
-// no request can hold (a proto or JSON string is valid UTF-8).
-inline constexpr std::string_view kNullEntryOperator = "\xff";
+// among the entries. The reader keeps it, empty, with this unknown field
+// (varint 1) on the entry: unknown fields cross the gRPC door with the
+// request, and no client can set them through the HTTP door.
+inline constexpr int kSentNullField = 536870910;
+bool SentNull(const google::protobuf::Message& entry);
 
 // Checks one AttributeValue of a legacy parameter (DynamoDB's value rules).
 using ValueCheck = Status (*)(const AttributeValue& v);

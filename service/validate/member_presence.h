@@ -11,6 +11,8 @@
 
 #include <google/protobuf/message.h>
 
+#include <string_view>
+
 namespace pogi::service {
 
 // The largest field number a message may have: pogi's own fields count up
@@ -28,5 +30,16 @@ bool SentEmpty(const google::protobuf::Message& parent, int field_number);
 inline bool Sent(const google::protobuf::Message& parent, int field_number, int size) {
   return size > 0 || SentEmpty(parent, field_number);
 }
+
+// A map entry sent as JSON null where DynamoDB refuses it by name. The
+// reader keeps the entry and marks it with an unknown field
+// (expr::kSentNullField), which crosses the gRPC door with the request:
+// - a legacy condition (Expected, KeyConditions, QueryFilter, ScanFilter) is
+//   kept empty and marked on itself (expr::SentNull reads it);
+// - an ExpressionAttributeNames name is kept with an empty value, and its key
+//   marked on the NameMap.
+void MarkConditionSentNull(google::protobuf::Message* condition);
+void MarkNameSentNull(google::protobuf::Message* name_map, std::string_view key);
+bool NameSentNull(const google::protobuf::Message& name_map, std::string_view key);
 
 }  // namespace pogi::service

@@ -53,8 +53,8 @@ Status CheckSubstitutionsHaveExpressions(const ExpressionParams& p) {
 
 Status CheckSubstitutionMaps(const ExpressionParams& p) {
   if (p.names) {
-    if (p.names->empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
-    for (const auto& [k, v] : *p.names) {
+    if (p.names->names().empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
+    for (const auto& [k, v] : p.names->names()) {
       if (k.size() < 2 || k[0] != '#') {
         return Error::Validation("ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + k +
                                  "\"");
@@ -75,9 +75,10 @@ Status CheckSubstitutionMaps(const ExpressionParams& p) {
 
 // The names' values, after ExpressionAttributeValues' (DynamoDB Local
 // 2026-05-28 answers a bad value before a null or empty name).
-Status CheckNameValues(const expr::NameMap& names) {
-  auto check = [](const std::string& k, const std::string& v) -> Status {
-    if (v == kNullName)
+Status CheckNameValues(const v1::NameMap& name_map) {
+  const expr::NameMap& names = name_map.names();
+  auto check = [&](const std::string& k, const std::string& v) -> Status {
+    if (v.empty() && NameSentNull(name_map, k))
       return Error::Validation("ExpressionAttributeNames contains invalid value: null for key " + k);
     // DynamoDB's text for an empty name (quoted by SDK users); the one for
     // a name over 65,535 bytes is not on record and follows it.
@@ -133,7 +134,7 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& p) {
     }
   }
   if (p.names) POGI_RETURN_IF_ERROR(CheckNameValues(*p.names));
-  expr::Substitutions subs(p.names, values ? &*values : nullptr);
+  expr::Substitutions subs(p.names ? &p.names->names() : nullptr, values ? &*values : nullptr);
   ParsedExpressions out;
   if (p.update) {
     POGI_ASSIGN_OR_RETURN(out.update, expr::ParseUpdate(*p.update, subs));

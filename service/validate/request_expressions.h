@@ -11,19 +11,10 @@
 #include "common/result.h"
 #include "service/core/catalog.h"
 #include "service/expr/ast.h"
-#include "service/expr/legacy.h"
 #include "service/expr/types.h"
 #include "service/validate/member_presence.h"
 
 namespace pogi::service {
-
-// An ExpressionAttributeNames entry sent as JSON null is kept with this
-// value, which no request can hold (a proto or JSON string is valid UTF-8):
-// DynamoDB refuses it by name, after the values.
-inline constexpr std::string_view kNullName = "\xff";
-// The same for a legacy condition (Expected, KeyConditions, QueryFilter,
-// ScanFilter) sent as null: its ComparisonOperator (service/expr/legacy.h).
-inline constexpr std::string_view kNullCondition = expr::kNullEntryOperator;
 
 // What a request carries, as pointers into the proto (null: absent).
 struct ExpressionParams {
@@ -33,7 +24,7 @@ struct ExpressionParams {
   const std::string* key_condition = nullptr;     // KeyConditionExpression
   const std::string* filter = nullptr;            // FilterExpression
   const std::string* search_condition = nullptr;  // SearchConditionExpression
-  const expr::NameMap* names = nullptr;           // ExpressionAttributeNames
+  const v1::NameMap* names = nullptr;             // ExpressionAttributeNames
   const expr::AttributeMap* values = nullptr;     // ExpressionAttributeValues
   // Legacy parameters present in the request, by DynamoDB name ("Expected", ...).
   std::vector<std::string_view> legacy;
@@ -68,7 +59,7 @@ Result<ParsedExpressions> ParseExpressions(const ExpressionParams& params);
 // Points `p` at a request's ExpressionAttributeNames/Values when present.
 template <typename Request>
 void SetSubstitutions(ExpressionParams& p, const Request& req) {
-  if (req.has_expression_attribute_names()) p.names = &req.expression_attribute_names().names();
+  if (req.has_expression_attribute_names()) p.names = &req.expression_attribute_names();
   if constexpr (requires { req.has_expression_attribute_values(); }) {
     if (req.has_expression_attribute_values()) p.values = &req.expression_attribute_values().attributes();
   }

@@ -14,7 +14,10 @@ members it must not have. {"$repeat": [text, n]} anywhere in a request
 stands for text repeated n times (large requests without large files), and
 so does a member name "$repeat(text,n)" (long attribute names).
 Serialization errors carry their text under "Message", every other error
-under "message", as DynamoDB spells them.
+under "message", as DynamoDB spells them. A case marked "client_order"
+answers the bad map entry the client wrote first, which only an engine
+behind the HTTP door in its own process knows (common/entry_order.h):
+through `pogi gateway` it is not run.
 """
 
 import glob
@@ -23,7 +26,7 @@ import os
 import re
 import unittest
 
-from harness import ServerTestCase
+from harness import DOOR, ServerTestCase
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASE_FILES = sorted(glob.glob(os.path.join(HERE, "wire_cases", "*.json")))
@@ -38,6 +41,8 @@ class WireCases(ServerTestCase):
             status, body = self.server.call(step["op"], expand(step["request"]))
             self.assertEqual(status, 200, "set-up %s failed: %s" % (step["op"], body))
         for case in spec["cases"]:
+            if case.get("client_order") and DOOR == "gateway":
+                continue
             with self.subTest(case=case["name"]):
                 self.check(case)
 

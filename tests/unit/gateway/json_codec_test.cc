@@ -10,9 +10,9 @@
 #include <string>
 
 #include "pogi/v1/dynamodb.pb.h"
+#include "service/expr/legacy.h"
 #include "service/validate/item_validation.h"
 #include "service/validate/member_presence.h"
-#include "service/validate/request_expressions.h"
 
 namespace pogi::gateway {
 namespace {
@@ -415,12 +415,21 @@ TEST(JsonCodecTest, NullValuesAndNamesAreKeptForValidationToRefuse) {
       R"({"Item": {"a": null, "b": {"S": "x"}}, "ExpressionAttributeNames": {"#n": null, "#m": "m"}})");
   EXPECT_EQ(req.item().attributes().size(), 2u);
   EXPECT_EQ(req.item().attributes().at("a").value_case(), v1::AttributeValue::VALUE_NOT_SET);
-  EXPECT_EQ(req.expression_attribute_names().names().at("#n"), service::kNullName);
+  EXPECT_EQ(req.expression_attribute_names().names().at("#n"), "");
+  EXPECT_TRUE(service::NameSentNull(req.expression_attribute_names(), "#n"));
+  EXPECT_FALSE(service::NameSentNull(req.expression_attribute_names(), "#m"));
   EXPECT_EQ(req.expression_attribute_names().names().at("#m"), "m");
   auto legacy = Decode<v1::PutItemRequest>(R"({"Expected": {"x": null}})");
-  EXPECT_EQ(legacy.expected().at("x").comparison_operator(), service::kNullCondition);
+  EXPECT_TRUE(expr::SentNull(legacy.expected().at("x")));
   auto scan = Decode<v1::ScanRequest>(R"({"ScanFilter": {"s": null}})");
-  EXPECT_EQ(scan.scan_filter().at("s").comparison_operator(), service::kNullCondition);
+  EXPECT_TRUE(expr::SentNull(scan.scan_filter().at("s")));
+  // The marks cross the gRPC door with the request.
+  v1::ScanRequest copy;
+  ASSERT_TRUE(copy.ParseFromString(scan.SerializeAsString()));
+  EXPECT_TRUE(expr::SentNull(copy.scan_filter().at("s")));
+  v1::PutItemRequest names;
+  ASSERT_TRUE(names.ParseFromString(req.SerializeAsString()));
+  EXPECT_TRUE(service::NameSentNull(names.expression_attribute_names(), "#n"));
   // A map entry is named; a list element is not, nor the map that holds it.
   EXPECT_EQ(ItemValueError(R"({"a": null})"), "The supplied Item contains a null AttributeValue: a is null");
   EXPECT_EQ(ItemValueError(R"({"a": {"M": {"k": null}}})"),

@@ -3,6 +3,7 @@
 // validation message.
 #include "service/expr/legacy.h"
 
+#include <google/protobuf/unknown_field_set.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -601,15 +602,15 @@ TEST(LegacyTest, ValuesAreCheckedBeforeTheirCountsAndTypes) {
 }
 
 // An entry sent as JSON null is refused by name, in its turn (the reader
-// marks it with kNullEntryOperator); the member constraints pass it by.
+// marks it with kSentNullField); the member constraints pass it by.
 TEST(LegacyTest, AnEntrySentAsNullIsRefusedByName) {
   ExpectedMap e;
-  e["x"].set_comparison_operator(std::string(kNullEntryOperator));
+  e["x"].GetReflection()->MutableUnknownFields(&e["x"])->AddVarint(kSentNullField, 1);
   EXPECT_TRUE(ExpectedConstraints(e).empty());
   EXPECT_EQ(ExpectedError(e),
             std::string(kInvalid) + "ExpectedAttributeValue must not be null for Attribute: x");
   FilterMap f;
-  f["pk"].set_comparison_operator(std::string(kNullEntryOperator));
+  f["pk"].GetReflection()->MutableUnknownFields(&f["pk"])->AddVarint(kSentNullField, 1);
   EXPECT_TRUE(FilterConstraints(f, "KeyConditions").empty());
   EXPECT_EQ(FilterError(f, nullptr, "KeyConditions"),
             "The filter condition for an attribute cannot be null: pk");

@@ -6,6 +6,7 @@
 
 #include "pogi/v1/dynamodb.pb.h"
 #include "pogi/v1/streams.pb.h"
+#include "service/expr/legacy.h"
 
 namespace pogi::service {
 namespace {
@@ -31,16 +32,17 @@ TEST(MemberPresenceTest, MarkAndRead) {
   EXPECT_FALSE(SentEmpty(req, R::kKeySchemaFieldNumber));
 }
 
-// The mark travels as an unknown field: no message may declare its number.
+// The marks travel as unknown fields: no message may declare their numbers.
 TEST(MemberPresenceTest, FieldNumberIsFree) {
   for (const auto* file :
        {v1::CreateTableRequest::descriptor()->file(), v1::GetRecordsRequest::descriptor()->file()}) {
     for (int i = 0; i < file->message_type_count(); ++i) {
       const auto* m = file->message_type(i);
-      EXPECT_EQ(m->FindFieldByNumber(kSentEmptyField), nullptr) << m->full_name();
-      for (int j = 0; j < m->nested_type_count(); ++j) {
-        EXPECT_EQ(m->nested_type(j)->FindFieldByNumber(kSentEmptyField), nullptr)
-            << m->nested_type(j)->full_name();
+      for (int number : {kSentEmptyField, expr::kSentNullField}) {
+        EXPECT_EQ(m->FindFieldByNumber(number), nullptr) << m->full_name();
+        for (int j = 0; j < m->nested_type_count(); ++j) {
+          EXPECT_EQ(m->nested_type(j)->FindFieldByNumber(number), nullptr) << m->nested_type(j)->full_name();
+        }
       }
     }
   }

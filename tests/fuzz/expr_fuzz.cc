@@ -33,7 +33,9 @@ void Run(std::string_view text, uint8_t kind, uint64_t seed) {
   // "unused" check across every expression of the request.
   std::string owned(text);
   service::ExpressionParams params;
-  params.names = names_param;
+  v1::NameMap name_map;  // the request's member, as the engine gets it
+  *name_map.mutable_names() = names;
+  params.names = names_param ? &name_map : nullptr;
   params.values = values_param;
   switch (kind % 5) {
     case 0:

@@ -349,8 +349,8 @@ std::vector<std::string> UpdateConstraints(
 
 namespace {
 
-// One attribute of Expected: its values, its rules, and its condition
-// appended to `children`.
+// One attribute of Expected: sent as null, its shape (O3), its values, their
+// count and types, and its condition appended to `children`.
 Status ConvertExpectedEntry(const std::string& name, const v1::ExpectedAttributeValue& e,
                             ValueCheck check_value, ListSent list_sent, std::vector<Condition>* children) {
   POGI_RETURN_IF_ERROR(value::CheckAttributeName(name));

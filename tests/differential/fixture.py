@@ -77,9 +77,22 @@ def create_table(client, request):
     _wait(client, request["TableName"], gone=False)
 
 
+def _settle(client, name, timeout=10):
+    """Until the table is no longer CREATING (it may be ACTIVE, DELETING or gone)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status, doc = client.call_json("DescribeTable", {"TableName": name})
+        if status != 200 or doc["Table"]["TableStatus"] != "CREATING":
+            return
+        time.sleep(0.02)
+    raise RuntimeError("fixture: table %s stayed CREATING" % name)
+
+
 def delete_table(client, name):
-    # A table still CREATING cannot be deleted yet (dynalite answers ResourceInUseException).
-    _wait(client, name, gone=False)
+    # A table still CREATING cannot be deleted yet (dynalite answers
+    # ResourceInUseException); one a variant already deleted may still be
+    # DELETING, or gone.
+    _settle(client, name)
     client.call("DeleteTable", {"TableName": name})
     _wait(client, name, gone=True)
 

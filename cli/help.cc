@@ -12,7 +12,8 @@ namespace {
 const std::map<std::string, const char*> kHelp = {
     {"start",
      "usage: pogi start [--host H] [--port P] [--grpc-port G] [--data-dir DIR]\n"
-     "                  [--in-memory] [--fsync] [--storage CONN [--pg-schema S]]\n"
+     "                  [--in-memory] [--fsync]\n"
+     "                  [--storage CONN [--pg-schema S] [--pg-connections N]]\n"
      "                  [--threads N]\n"
      "                  [--log-level L] [--log-format F] [--log-file PATH] [--log-requests]\n"
      "                  [--check-signatures] [--allow-unsigned] [--no-console]\n"
@@ -38,6 +39,9 @@ const std::map<std::string, const char*> kHelp = {
      "                  a postgresql:// URI or a libpq key=value string\n"
      "  --pg-schema S   the PostgreSQL schema pogi creates and uses (default\n"
      "                  $POGI_PG_SCHEMA, else pogi)\n"
+     "  --pg-connections N  connections to PostgreSQL kept open, each carrying\n"
+     "                  one request's transaction at a time (default 16; a burst\n"
+     "                  opens more and closes them after)\n"
      "  --log-level L   error, warn, info (default) or debug\n"
      "  --log-format F  text (default) or json: one JSON object per line\n"
      "  --log-file PATH append log lines to PATH instead of stderr\n"

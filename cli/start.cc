@@ -47,6 +47,7 @@ int Start(const std::vector<std::string>& args) {
                "account-id",
                "storage",
                "pg-schema",
+               "pg-connections",
                "s3-dir",
                "s3-endpoint",
                "s3-access-key-id",
@@ -93,6 +94,15 @@ int Start(const std::vector<std::string>& args) {
   }
   if (flags.Get("pg-schema") && options.postgres.empty()) return Refuse("--pg-schema needs --storage");
   if (options.pg_schema.empty()) return Refuse("invalid --pg-schema (empty)");
+  if (auto v = flags.Get("pg-connections")) {
+    if (options.postgres.empty()) return Refuse("--pg-connections needs --storage");
+    char* end = nullptr;
+    long long n = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || n < 1 || n > 1000) {
+      return Refuse("invalid --pg-connections " + *v + " (1 to 1000)");
+    }
+    options.pg_connections = static_cast<size_t>(n);
+  }
 
   // Where exports go and imports come from: a folder (DATA_DIR/s3 unless
   // --s3-dir), memory (--in-memory without --s3-dir), or an S3-compatible

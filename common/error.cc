@@ -12,7 +12,7 @@ constexpr int kGrpcAborted = 10, kGrpcInvalidArgument = 3, kGrpcNotFound = 5, kG
               kGrpcPermissionDenied = 7, kGrpcInternal = 13, kGrpcAlreadyExists = 6, kGrpcUnavailable = 14;
 
 // The three families of __type prefixes DynamoDB uses. Indexed by ErrorCode.
-const std::array<ErrorInfo, 46> kTable = {{
+const std::array<ErrorInfo, 47> kTable = {{
     {"com.amazon.coral.validate#ValidationException", "ValidationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#SerializationException", "SerializationException", 400, kGrpcInvalidArgument},
     {"com.amazon.coral.service#UnknownOperationException", "UnknownOperationException", 400,
@@ -102,6 +102,7 @@ const std::array<ErrorInfo, 46> kTable = {{
     {"com.amazonaws.dynamodb.v20120810#ReplicaNotFoundException", "ReplicaNotFoundException", 400,
      kGrpcNotFound},
     {"com.amazonaws.dynamodb.v20120810#IndexNotFoundException", "IndexNotFoundException", 400, kGrpcNotFound},
+    {"com.amazonaws.dynamodb.v20120810#InternalServerError", "InternalServerError", 500, kGrpcInternal},
 }};
 
 }  // namespace

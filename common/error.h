@@ -66,6 +66,11 @@ enum class ErrorCode {
   kReplicaAlreadyExists,
   kReplicaNotFound,
   kIndexNotFound,
+  // Internal: a request's transaction found that another process sharing
+  // the database changed the catalog (storage::CatalogCheck); the engine
+  // reloads it and runs the request again. An InternalServerError if it
+  // ever reached a client.
+  kCatalogMoved,
 };
 
 struct ErrorInfo {

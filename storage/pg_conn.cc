@@ -139,16 +139,20 @@ Result<std::string> PgConn::QuoteIdentifier(std::string_view name) {
 
 PgConn::~PgConn() { PQfinish(conn_); }
 
-Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params, int patience) {
-  sqlstate_.clear();
+Status PgConn::EnterPipeline() {
+  if (PQpipelineStatus(conn_) != PQ_PIPELINE_OFF) return Status::Ok();
+  if (!PQenterPipelineMode(conn_)) return Fail("pipeline", nullptr);
+  return Status::Ok();
+}
+
+Status PgConn::Send(const char* sql, const PgParams& params) {
+  POGI_RETURN_IF_ERROR(EnterPipeline());
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
-    std::string name = "p" + std::to_string(prepared_.size());
+    std::string name = "p" + std::to_string(next_name_++);
     if (!PQsendPrepare(conn_, name.c_str(), sql, params.size(), params.types()))
       return Fail("prepare", nullptr);
-    PGresult* r = Await(patience);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) return Fail("prepare", r);
-    PQclear(r);
+    due_.push_back({Due::kPrepare, sql});
     it = prepared_.emplace(sql, std::move(name)).first;
   }
   std::vector<const char*> values = params.Values();
@@ -156,14 +160,123 @@ Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params, int patienc
                            params.formats(), /*resultFormat=*/1)) {
     return Fail("statement", nullptr);
   }
-  PGresult* r = Await(patience);
-  ExecStatusType st = PQresultStatus(r);
-  if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) return Fail("statement", r);
-  return PgRows(r);
+  due_.push_back({Due::kStatement, sql});
+  return Status::Ok();
+}
+
+Status PgConn::Queue(const char* sql, const PgParams& params) { return Send(sql, params); }
+
+Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params, int patience) {
+  POGI_RETURN_IF_ERROR(Send(sql, params));
+  if (!PQpipelineSync(conn_)) return Fail("statement", nullptr);
+  due_.push_back({Due::kSync});
+  PGresult* rows = nullptr;
+  POGI_RETURN_IF_ERROR(ReadDue(patience, &rows));
+  return PgRows(rows);
+}
+
+Status PgConn::Sync(int patience) {
+  if (due_.empty()) return Status::Ok();
+  if (due_.back().kind != Due::kSync) {
+    if (!PQpipelineSync(conn_)) return Fail("statement", nullptr);
+    due_.push_back({Due::kSync});
+  }
+  return ReadDue(patience, nullptr);
+}
+
+void PgConn::SyncLater() {
+  if (due_.empty() || due_.back().kind == Due::kSync) return;
+  if (!PQpipelineSync(conn_)) {
+    (void)Fail("statement", nullptr);
+    return;
+  }
+  due_.push_back({Due::kSync});
+  for (auto it = due_.rbegin(); it != due_.rend(); ++it) {
+    if (it != due_.rbegin() && it->kind == Due::kSync) break;
+    it->dropped = true;
+  }
+}
+
+void PgConn::RollbackLater() {
+  if (Broken()) return;
+  SyncLater();
+  if (Queue("ROLLBACK").ok()) SyncLater();
+}
+
+bool PgConn::Wait(std::chrono::steady_clock::time_point deadline, int patience) {
+  while (PQisBusy(conn_)) {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+            .count();
+    if (left <= 0) {
+      timed_out_ = patience;
+      return false;
+    }
+    pollfd p{PQsocket(conn_), POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(left)) < 0 && errno != EINTR) return false;
+    if (!PQconsumeInput(conn_)) return false;  // the connection failed
+  }
+  return true;
+}
+
+// Every answer due is read in order. A statement's answer is one result
+// and then a null; a sync's is one PGRES_PIPELINE_SYNC. After a failure the
+// statements up to the next sync answer PGRES_PIPELINE_ABORTED. A prepare
+// that did not happen is forgotten, so that the statement is prepared
+// again at its next use.
+Status PgConn::ReadDue(int patience, PGresult** rows) {
+  sqlstate_.clear();
+  failed_sql_ = nullptr;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(patience);
+  const size_t last_statement = rows ? due_.size() - 2 : due_.size();
+  PGresult* failure = nullptr;
+  const char* failed_sql = nullptr;
+  for (size_t i = 0; i < due_.size(); i++) {
+    const Due& d = due_[i];
+    PGresult* r = Wait(deadline, patience) ? PQgetResult(conn_) : nullptr;
+    if (!r || Broken()) {
+      if (r) PQclear(r);
+      if (failure) PQclear(failure);
+      if (rows && *rows) PQclear(*rows), *rows = nullptr;
+      due_.clear();
+      return Fail("statement", nullptr);
+    }
+    ExecStatusType st = PQresultStatus(r);
+    if (d.kind == Due::kSync) {
+      PQclear(r);
+      continue;
+    }
+    bool ok = st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK;
+    if (!ok && d.kind == Due::kPrepare) prepared_.erase(d.sql);
+    if (st == PGRES_FATAL_ERROR && !d.dropped && !failure) {
+      failure = r;
+      failed_sql = d.sql;
+    } else if (ok && i == last_statement) {
+      *rows = r;
+    } else {
+      PQclear(r);
+    }
+    // The null that ends this statement's answer.
+    while (PGresult* more = Wait(deadline, patience) ? PQgetResult(conn_) : nullptr) PQclear(more);
+  }
+  due_.clear();
+  if (failure) {
+    if (rows && *rows) PQclear(*rows), *rows = nullptr;
+    Error e = Fail("statement", failure);
+    failed_sql_ = failed_sql;
+    return e;
+  }
+  if (rows && !*rows) return Error::Internal("PostgreSQL statement failed: no answer");
+  answers_read_++;
+  return Status::Ok();
 }
 
 Status PgConn::Run(std::string_view sql, int patience) {
+  POGI_RETURN_IF_ERROR(Sync(patience));
+  if (PQpipelineStatus(conn_) != PQ_PIPELINE_OFF && !PQexitPipelineMode(conn_))
+    return Fail("command", nullptr);
   sqlstate_.clear();
+  failed_sql_ = nullptr;
   std::string text(sql);
   if (!PQsendQuery(conn_, text.c_str())) return Fail("command", nullptr);
   PGresult* r = Await(patience);
@@ -183,28 +296,20 @@ bool Failed(const PGresult* r) {
 
 }  // namespace
 
-// The results of the query sent, waiting at most `patience` seconds: a
-// server that stopped answering (a frozen primary, a network that drops
-// packets while the peer's kernel still acknowledges) would otherwise hold
-// the request, and the connection, for ever. A late connection is given up
-// (Broken): the request fails and the next one reconnects, following a
-// failover. Of several results (a simple query of several statements) the
-// first failure, else the last; null when none came.
+// The results of a simple query (outside pipeline mode), waiting at most
+// `patience` seconds: a server that stopped answering (a frozen primary, a
+// network that drops packets while the peer's kernel still acknowledges)
+// would otherwise hold the request, and the connection, for ever. A late
+// connection is given up (Broken): the request fails and the next one
+// reconnects, following a failover. Of several results (a simple query of
+// several statements) the first failure, else the last; null when none came.
 PGresult* PgConn::Await(int patience) {
-  using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::seconds(patience);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(patience);
   PGresult* kept = nullptr;
   for (;;) {
-    while (PQisBusy(conn_)) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) {
-        timed_out_ = patience;
-        if (kept) PQclear(kept);
-        return nullptr;
-      }
-      pollfd p{PQsocket(conn_), POLLIN, 0};
-      if (poll(&p, 1, static_cast<int>(left)) < 0 && errno != EINTR) break;
-      if (!PQconsumeInput(conn_)) break;  // the connection failed: PQgetResult says so
+    if (!Wait(deadline, patience) && timed_out_) {
+      if (kept) PQclear(kept);
+      return nullptr;
     }
     PGresult* r = PQgetResult(conn_);
     if (!r) return kept;

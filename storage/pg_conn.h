@@ -7,6 +7,7 @@
 
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -72,6 +73,11 @@ class PgRows {
 inline constexpr int kStatementSeconds = 10;
 inline constexpr int kBulkStatementSeconds = 600;
 
+// One connection in libpq's pipeline mode: statements whose answers are not
+// needed at once are sent and their answers read later, together with the
+// next statement whose rows are needed, so a transaction of several
+// statements costs a round trip per statement whose rows it reads (plus
+// its COMMIT), not one per statement. Not thread-safe: one user at a time.
 class PgConn {
  public:
   // Connects with `conninfo` (a postgresql:// URI or key=value pairs) and
@@ -79,27 +85,73 @@ class PgConn {
   static Result<std::unique_ptr<PgConn>> Connect(const std::string& conninfo, const std::string& schema);
   ~PgConn();
 
-  // Runs `sql` (a string literal or a string that outlives the connection:
-  // the statement is prepared once per connection, keyed by its address).
+  // Sends `sql` (a string literal or a string that outlives the connection:
+  // the statement is prepared once per connection, keyed by its address)
+  // without waiting for its answer. The answer is read by the next Exec or
+  // Sync, which fails with the first failure among the statements it reads
+  // (the statements after a failed one do not run).
+  Status Queue(const char* sql, const PgParams& params = PgParams());
+  // Runs `sql` after every queued statement, in one round trip with them,
+  // and returns its rows.
   Result<PgRows> Exec(const char* sql, const PgParams& params = PgParams(), int patience = kStatementSeconds);
-  // Runs SQL text with no parameters and no results (BEGIN, COMMIT, DDL).
+  // Reads the answers of every queued statement.
+  Status Sync(int patience = kStatementSeconds);
+  // Ends what was queued without waiting for its answers, which are read
+  // and dropped before the connection's next statement (a read-only
+  // transaction's COMMIT: nothing in its answer matters).
+  void SyncLater();
+  // Ends the transaction in progress, if any, without waiting: a ROLLBACK
+  // in a batch of its own (after a failure, the statements up to the next
+  // sync are skipped, and a ROLLBACK among them would be too).
+  void RollbackLater();
+  // Runs SQL text with no parameters and no results (DDL, SET), after
+  // reading every answer still due.
   Status Run(std::string_view sql, int patience = kStatementSeconds);
   // `name` quoted as an SQL identifier (a schema's name is not a value).
   Result<std::string> QuoteIdentifier(std::string_view name);
-  // The SQLSTATE of the last failure ("" when none).
+  // The SQLSTATE of the last failure ("" when none), and the statement that
+  // failed (the `sql` given to Queue or Exec; null for others).
   const std::string& last_sqlstate() const { return sqlstate_; }
+  const char* last_failed_sql() const { return failed_sql_; }
   // True once the connection is gone: the owner replaces it.
   bool Broken() const { return timed_out_ > 0 || PQstatus(conn_) != CONNECTION_OK; }
-  bool InTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
+  // True once a statement went unanswered past its patience (Broken too).
+  bool TimedOut() const { return timed_out_ > 0; }
+  // How many times answers were read (Exec, Sync): a caller that failed
+  // before any reached it may run again elsewhere without doing anything twice.
+  int64_t answers_read() const { return answers_read_; }
+
+  // The shard of the sharded counter rows (table_counts) that writes on this
+  // connection add to (PgPool sets it).
+  int64_t counter_shard = 0;
 
  private:
+  // An answer due: a statement's, a prepare's, or a sync's.
+  struct Due {
+    enum Kind { kStatement, kPrepare, kSync } kind;
+    const char* sql = nullptr;  // the statement (kStatement, kPrepare)
+    bool dropped = false;       // kSync of SyncLater: its batch's answers are not read by anyone
+  };
   explicit PgConn(PGconn* c) : conn_(c) {}
+  Status Send(const char* sql, const PgParams& params);
+  // Reads every answer due; with `rows`, the last statement's rows go there
+  // (the due list then ends in that statement and its sync).
+  Status ReadDue(int patience, PGresult** rows);
+  // Waits until a result can be read without blocking: false when the
+  // connection failed, or when `deadline` passed (timed_out_ set).
+  bool Wait(std::chrono::steady_clock::time_point deadline, int patience);
+  // A simple query's results (Run).
   PGresult* Await(int patience);
   Error Fail(std::string_view what, PGresult* r);
+  Status EnterPipeline();
   PGconn* conn_;
   int timed_out_ = 0;                                      // seconds a statement went unanswered: given up
   std::unordered_map<const char*, std::string> prepared_;  // sql -> statement name
+  std::vector<Due> due_;                                   // answers still to read, in order
+  int next_name_ = 0;                                      // of the next prepared statement
+  int64_t answers_read_ = 0;
   std::string sqlstate_;
+  const char* failed_sql_ = nullptr;
 };
 
 }  // namespace pogi::storage

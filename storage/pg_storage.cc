@@ -1,7 +1,12 @@
 // Storage on PostgreSQL: the tables of pg_schema.cc in one schema, reached
-// through libpq. Writes run one at a time on one connection, each a
-// SERIALIZABLE transaction; reads run beside them on a pool of connections,
-// each a REPEATABLE READ READ ONLY transaction (one consistent snapshot).
+// through libpq. Every request takes a connection of the pool (pg_pool.h)
+// for its transaction, so many are in flight at once and the database's
+// own concurrency and group commit do the work: writes are SERIALIZABLE
+// transactions, reads REPEATABLE READ READ ONLY ones (one consistent
+// snapshot). Statements go in libpq's pipeline mode (pg_conn.h): BEGIN
+// travels with the first statement, writes whose rows are not needed with
+// the COMMIT, and a read's COMMIT is not waited for, so a GetItem is one
+// round trip and a PutItem two.
 // Nothing is held in this process that another process sharing the
 // database would need: ids, the stream sequence and the table counters are
 // rows of the database, changed inside the write that changes them.
@@ -18,6 +23,7 @@
 
 #include "storage/backends.h"
 #include "storage/pg_conn.h"
+#include "storage/pg_pool.h"
 #include "storage/pg_schema.h"
 #include "storage/pg_txn.h"
 #include "storage/storage.h"
@@ -25,10 +31,10 @@
 namespace pogi::storage {
 namespace {
 
-// Connections kept open for reads between requests.
-constexpr size_t kIdleReadConnections = 8;
-// Runs of a write the database refuses for conflicts before Write gives up.
-constexpr int kWriteAttempts = 12;
+// How long a write the database keeps refusing for conflicts with
+// concurrent ones runs again before it is answered TransactionConflict:
+// far longer than any run of writers on one item takes to pass.
+constexpr auto kConflictPatience = std::chrono::seconds(20);
 
 // The statements of named snapshots, one set per table of the format:
 // built once from the format's table list (names, never values).
@@ -61,11 +67,9 @@ double Now() {
 
 class PgStorage final : public Storage {
  public:
-  PgStorage(std::string conninfo, std::string schema, std::unique_ptr<PgConn> writer)
-      : conninfo_(std::move(conninfo)), schema_(std::move(schema)), writer_(std::move(writer)) {
+  PgStorage(std::string conninfo, std::string schema, size_t connections)
+      : pool_(std::move(conninfo), std::move(schema), connections) {
     std::random_device random;
-    // The counter shard this process adds to (pg_schema.cc, table_counts).
-    counter_shard_ = random() % 16;
     // Who holds this storage's leases: unique among the processes sharing
     // the database (the host and pid name it for a person reading the table).
     char host[256] = "";
@@ -118,58 +122,17 @@ class PgStorage final : public Storage {
     return out;
   }
 
-  // A write the database refuses for a conflict with a concurrent
-  // transaction (SQLSTATE 40001, or 40P01 for a deadlock: only another
-  // process's writes can conflict, this one's run one at a time) runs again
-  // from the start, up to kWriteAttempts times with a growing random pause;
-  // so does one a read-only server refused (25006), on a new connection.
   Status Write(const std::function<Status(WriteTxn&)>& fn) override {
     std::vector<std::function<void()>> work;
     PgTxn::CatalogBump bump;
-    bool reconnected = false;
-    for (int attempt = 1;; attempt++) {
-      int64_t pause_us = 0;
-      {
-        std::lock_guard lock(write_mu_);
-        work.clear();
-        bump = PgTxn::CatalogBump();
-        std::string failure;
-        Status s = InWriteTxn(
-            [&](PgConn& c) -> Status {
-              CountChanges changes;
-              PgTxn txn(&c, &changes, &work, &bump);
-              POGI_RETURN_IF_ERROR(fn(txn));
-              return SaveCounts(c, changes);
-            },
-            &failure);
-        if (s.ok()) break;
-        if (failure == "25006" && !reconnected) {
-          // The server turned read-only: a primary fenced or demoted
-          // without a restart. Its connections would stay on it for ever;
-          // new ones find the read-write host (target_session_attrs), and
-          // nothing of this write ran, so it runs again there, once.
-          reconnected = true;
-          writer_.reset();
-          ForgetIdle();
-          continue;
-        }
-        if (failure != "40001" && failure != "40P01") {
-          // The writer's host is gone or stopped answering: so are, likely,
-          // the idle readers' (see Release).
-          if (writer_ && writer_->Broken()) ForgetIdle();
-          return s;
-        }
-        if (attempt == kWriteAttempts) {
-          return Error(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
-        }
-        // Up to 0.4 ms, then twice as long each time (to 50 ms): writers
-        // that keep meeting each other drift apart. Other writes of this
-        // process go on meanwhile.
-        int64_t cap = std::min<int64_t>(50'000, int64_t{200} << attempt);
-        pause_us = std::uniform_int_distribution<int64_t>(0, cap)(rng_);
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(pause_us));
-    }
+    POGI_RETURN_IF_ERROR(RunWrite([&](PgConn& c) -> Status {
+      work.clear();
+      bump = PgTxn::CatalogBump();
+      CountChanges changes;
+      PgTxn txn(&c, &changes, &work, &bump);
+      POGI_RETURN_IF_ERROR(fn(txn));
+      return SaveCounts(c, changes);
+    }));
     if (bump.to >= 0) NoteOwnCatalogChange(bump);
     for (auto& w : work) w();
     return Status::Ok();
@@ -210,6 +173,18 @@ class PgStorage final : public Storage {
     return foreign_changes_;
   }
 
+  int64_t NoticedCatalogChanges() override {
+    std::lock_guard lock(version_mu_);
+    return foreign_changes_;
+  }
+
+  void CatalogFollowed(int64_t changes) override {
+    std::lock_guard lock(version_mu_);
+    // Changes counted since: the catalog is behind again, and checks keep
+    // failing until the engine follows those too.
+    if (changes == foreign_changes_) followed_version_ = known_version_;
+  }
+
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
     return ReadOnly([&](PgConn& c) {
       PgTxn txn(&c);
@@ -220,8 +195,7 @@ class PgStorage final : public Storage {
   // Snapshots are copies inside the database (the snap_ tables), written
   // and restored each in one write transaction.
   Status SaveSnapshot(const std::string& name) override {
-    std::lock_guard lock(write_mu_);
-    return InWriteTxn([&](PgConn& c) -> Status {
+    return RunWrite([&](PgConn& c) -> Status {
       for (const SnapshotSql& s : SnapshotStatements()) {
         POGI_RETURN_IF_ERROR(Done(c.Exec(s.clear.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
         POGI_RETURN_IF_ERROR(Done(c.Exec(s.save.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
@@ -237,8 +211,7 @@ class PgStorage final : public Storage {
   }
 
   Status RestoreSnapshot(const std::string& name) override {
-    std::lock_guard lock(write_mu_);
-    return InWriteTxn([&](PgConn& c) -> Status {
+    return RunWrite([&](PgConn& c) -> Status {
       POGI_RETURN_IF_ERROR(Exists(c, name));
       for (const SnapshotSql& s : SnapshotStatements()) {
         POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore_clear.c_str(), PgParams(), kBulkStatementSeconds)));
@@ -261,8 +234,7 @@ class PgStorage final : public Storage {
   }
 
   Status DeleteSnapshot(const std::string& name) override {
-    std::lock_guard lock(write_mu_);
-    return InWriteTxn([&](PgConn& c) -> Status {
+    return RunWrite([&](PgConn& c) -> Status {
       POGI_RETURN_IF_ERROR(Exists(c, name));
       for (const SnapshotSql& s : SnapshotStatements()) {
         POGI_RETURN_IF_ERROR(Done(c.Exec(s.clear.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
@@ -278,142 +250,185 @@ class PgStorage final : public Storage {
     return Status::Ok();
   }
 
-  // Adds a write's counter changes to this process's shard of each table's
-  // counts (a table dropped by the write has none left).
+  // Adds a write's counter changes to its connection's shard of each
+  // table's counts (a table dropped by the write has none left).
   Status SaveCounts(PgConn& c, const CountChanges& changes) {
     for (const auto& [id, d] : changes.deltas) {
       if (changes.dropped.count(id) || (d.items == 0 && d.bytes == 0)) continue;
-      POGI_RETURN_IF_ERROR(
-          c.Exec("INSERT INTO table_counts(table_id, shard, items, bytes) VALUES($1, $2, $3, $4) ON CONFLICT "
-                 "(table_id, shard) DO UPDATE SET items=table_counts.items+EXCLUDED.items, "
-                 "bytes=table_counts.bytes+EXCLUDED.bytes",
-                 PgParams().Int(id).Int(counter_shard_).Int(d.items).Int(d.bytes)));
+      POGI_RETURN_IF_ERROR(c.Queue(
+          "INSERT INTO table_counts(table_id, shard, items, bytes) VALUES($1, $2, $3, $4) ON CONFLICT "
+          "(table_id, shard) DO UPDATE SET items=table_counts.items+EXCLUDED.items, "
+          "bytes=table_counts.bytes+EXCLUDED.bytes",
+          PgParams().Int(id).Int(c.counter_shard).Int(d.items).Int(d.bytes)));
     }
     return Status::Ok();
   }
 
-  // Runs `body` in a write transaction on the writer connection (caller
-  // holds write_mu_), reconnecting first when the connection was lost. A
-  // failure's SQLSTATE goes to `failure` (when given).
-  Status InWriteTxn(const std::function<Status(PgConn&)>& body, std::string* failure = nullptr) {
-    POGI_RETURN_IF_ERROR(Begin(writer_, "BEGIN ISOLATION LEVEL SERIALIZABLE"));
-    PgConn& c = *writer_;
-    Status s = body(c);
-    if (!s.ok()) {
-      if (failure) *failure = c.last_sqlstate();
-      if (!c.Broken()) (void)c.Run("ROLLBACK");
-      return s;
+  // Runs `body` in a SERIALIZABLE transaction on a connection of the pool.
+  // A transaction the database refuses for a conflict with a concurrent one
+  // (SQLSTATE 40001, or 40P01 for a deadlock) runs again from the start,
+  // after a short random pause, until kConflictPatience has passed; so does
+  // one a read-only server refused (25006), once, on a new connection, and
+  // one whose connection turned out closed before its COMMIT was sent (a
+  // restart or failover while it sat idle), once.
+  Status RunWrite(const std::function<Status(PgConn&)>& body) {
+    thread_local std::mt19937 rng{std::random_device()()};
+    const auto give_up = std::chrono::steady_clock::now() + kConflictPatience;
+    bool reconnected = false;
+    for (int attempt = 1;; attempt++) {
+      POGI_ASSIGN_OR_RETURN(auto c, pool_.Take());
+      bool committing = false;
+      Status s = InWriteTxn(*c, body, &committing);
+      const std::string failure = c->last_sqlstate();
+      const bool lost = c->Broken() && !c->TimedOut() && !committing;
+      pool_.Give(std::move(c));
+      if (s.ok()) return s;
+      if (failure == "25006" || lost) {
+        // The server turned read-only (a primary fenced or demoted without
+        // a restart: its connections would stay on it for ever; new ones
+        // find the read-write host, target_session_attrs), or the
+        // connection was gone: nothing of this write was committed.
+        if (reconnected) return s;
+        reconnected = true;
+        pool_.Forget();
+        continue;
+      }
+      if (failure != "40001" && failure != "40P01") return s;
+      if (std::chrono::steady_clock::now() >= give_up) {
+        return Error(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
+      }
+      // Up to 0.1 ms, then twice as long each time (to 2 ms): writers that
+      // keep meeting each other drift apart.
+      int64_t cap = std::min<int64_t>(2'000, int64_t{50} << std::min(attempt, 6));
+      std::this_thread::sleep_for(
+          std::chrono::microseconds(std::uniform_int_distribution<int64_t>(0, cap)(rng)));
     }
-    // A commit whose answer was lost may or may not have happened: the
-    // error says so, and the write is not acknowledged.
-    s = c.Run("COMMIT");
-    if (!s.ok() && failure) *failure = c.last_sqlstate();
-    return s;
+  }
+
+  // One run of a write transaction: BEGIN goes with its first statement,
+  // the writes it queued with the COMMIT. `committing` turns true once the
+  // COMMIT is sent (from then on, a lost answer leaves its fate unknown: the
+  // error says so, and the write is not acknowledged).
+  Status InWriteTxn(PgConn& c, const std::function<Status(PgConn&)>& body, bool* committing) {
+    bool checking = false;
+    Status s = c.Queue("BEGIN ISOLATION LEVEL SERIALIZABLE");
+    if (s.ok()) s = QueueCatalogCheck(c, &checking);
+    if (s.ok()) s = body(c);
+    if (s.ok()) s = c.Queue("COMMIT");
+    if (s.ok()) {
+      *committing = true;
+      s = c.Sync();
+      if (s.ok()) return CatalogChecked(c, checking, s);
+    }
+    c.RollbackLater();
+    return CatalogChecked(c, checking, s);
   }
 
   // After a write of this process moved the catalog version: the version
   // it moved from was the one last seen, or another process had moved it
-  // meanwhile (the engine then reloads).
+  // meanwhile (the engine then reloads). The engine holds its own changes
+  // in its catalog already.
   void NoteOwnCatalogChange(const PgTxn::CatalogBump& bump) {
     std::lock_guard lock(version_mu_);
-    if (bump.from != known_version_) foreign_changes_++;
+    if (bump.from != known_version_) {
+      foreign_changes_++;
+    } else if (followed_version_ == known_version_) {
+      followed_version_ = bump.to;
+    }
     known_version_ = bump.to;
   }
 
-  // Runs `body` outside a transaction (one statement) on a pooled connection.
-  Status Autocommit(const std::function<Status(PgConn&)>& body) {
-    std::unique_ptr<PgConn> c = TakeIdle();
-    if (!c || c->Broken()) {
-      c.reset();
-      POGI_ASSIGN_OR_RETURN(c, PgConn::Connect(conninfo_, schema_));
-    }
-    Status s = body(*c);
-    // A connection the server closed while idle fails once: try a new one.
-    if (!s.ok() && c->Broken()) {
-      POGI_ASSIGN_OR_RETURN(c, PgConn::Connect(conninfo_, schema_));
-      s = body(*c);
-    }
-    Release(std::move(c));
-    return s;
-  }
+  // A transaction begun under a CatalogCheck first runs this statement: it
+  // fails (division by zero, SQLSTATE 22012) unless the catalog version is
+  // the one the engine's catalog holds. It travels with the transaction's
+  // first statement, at no round trip of its own.
+  static constexpr const char* kCheckCatalog =
+      "SELECT 1/(CASE WHEN value=$1 THEN 1 ELSE 0 END) FROM meta WHERE key='catalog_version'";
 
-  // Back to the pool, unless it is broken or the pool is full. A broken
-  // one empties the pool: the others are likely on the same host, which is
-  // gone or stopped answering, and each would fail (or wait out the
-  // statement deadline) once before being replaced.
-  void Release(std::unique_ptr<PgConn> c) {
-    if (!c) return;
-    if (c->Broken()) return ForgetIdle();
-    std::lock_guard lock(pool_mu_);
-    if (!c->InTransaction() && idle_.size() < kIdleReadConnections) idle_.push_back(std::move(c));
-  }
-
-  // An idle connection from the pool, or null when there is none.
-  std::unique_ptr<PgConn> TakeIdle() {
-    std::lock_guard lock(pool_mu_);
-    if (idle_.empty()) return nullptr;
-    std::unique_ptr<PgConn> c = std::move(idle_.back());
-    idle_.pop_back();
-    return c;
-  }
-
-  // Closes every idle read connection: the next reads connect anew.
-  void ForgetIdle() {
-    std::vector<std::unique_ptr<PgConn>> gone;
+  Status QueueCatalogCheck(PgConn& c, bool* checking) {
+    *checking = false;
+    if (!CatalogCheck::Due()) return Status::Ok();
+    int64_t version;
     {
-      std::lock_guard lock(pool_mu_);
-      gone.swap(idle_);
+      std::lock_guard lock(version_mu_);
+      version = followed_version_;
     }
+    if (version < 0) return Status::Ok();  // nothing followed yet: the engine looks
+    *checking = true;
+    return c.Queue(kCheckCatalog, PgParams().Int(version));
   }
 
-  // Starts a transaction on `c`, connecting first when there is none. A
-  // connection the server closed while it sat idle (a restart, a failover)
-  // shows only when used: then BEGIN fails on it, nothing has run yet, and
-  // one new connection is tried before the request fails.
-  Status Begin(std::unique_ptr<PgConn>& c, const char* begin) {
-    for (int attempt = 0;; attempt++) {
-      if (!c || c->Broken()) {
-        c.reset();
-        POGI_ASSIGN_OR_RETURN(c, PgConn::Connect(conninfo_, schema_));
-      }
-      Status s = c->Run(begin);
-      if (s.ok() || !c->Broken() || attempt == 1) return s;
-    }
-  }
-
-  // Runs `body` in a read-only transaction on a pooled connection.
-  Status ReadOnly(const std::function<Status(PgConn&)>& body) {
-    std::unique_ptr<PgConn> c = TakeIdle();
-    Status s = Begin(c, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+  // After a transaction under a check ended with `s`: a check that passed
+  // confirms the catalog; one that failed is noticed, and the transaction
+  // answers kCatalogMoved.
+  Status CatalogChecked(PgConn& c, bool checking, Status s) {
+    if (!checking) return s;
     if (s.ok()) {
-      s = body(*c);
-      Status end = c->Run(s.ok() ? "COMMIT" : "ROLLBACK");
-      if (s.ok()) s = end;
+      CatalogCheck::Confirm();
+      return s;
     }
-    Release(std::move(c));
-    return s;
+    if (c.last_failed_sql() != kCheckCatalog) return s;
+    {
+      std::lock_guard lock(version_mu_);
+      foreign_changes_++;
+    }
+    return Error(ErrorCode::kCatalogMoved, "another process changed the catalog");
   }
 
-  const std::string conninfo_;
-  const std::string schema_;
+  // Runs `body` outside a transaction (one statement) on a pooled
+  // connection; once more on a new one when the first was closed before
+  // anything was read on it (a restart or failover while it sat idle).
+  Status Autocommit(const std::function<Status(PgConn&)>& body) {
+    return OnConnection([&](PgConn& c) { return body(c); });
+  }
+
+  // Runs `body` in a read-only transaction on a pooled connection: BEGIN
+  // goes with its first statement, and its COMMIT is not waited for.
+  Status ReadOnly(const std::function<Status(PgConn&)>& body) {
+    return OnConnection([&](PgConn& c) {
+      bool checking = false;
+      Status s = c.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+      if (s.ok()) s = QueueCatalogCheck(c, &checking);
+      if (s.ok()) s = body(c);
+      // A body that read nothing leaves the check unread: read it now.
+      if (s.ok() && checking) s = c.Sync();
+      if (!s.ok()) {
+        c.RollbackLater();
+      } else if (c.Queue("COMMIT").ok()) {
+        c.SyncLater();
+      }
+      return CatalogChecked(c, checking, s);
+    });
+  }
+
+  Status OnConnection(const std::function<Status(PgConn&)>& body) {
+    for (int attempt = 0;; attempt++) {
+      POGI_ASSIGN_OR_RETURN(auto c, pool_.Take());
+      const int64_t answers = c->answers_read();
+      Status s = body(*c);
+      const bool again =
+          !s.ok() && attempt == 0 && c->Broken() && !c->TimedOut() && c->answers_read() == answers;
+      pool_.Give(std::move(c));
+      if (!again) return s;
+    }
+  }
+
+  PgPool pool_;
   std::string holder_;
-  int64_t counter_shard_ = 0;
-  std::mutex write_mu_;  // the writer connection, one write at a time
-  std::unique_ptr<PgConn> writer_;
-  std::mt19937 rng_{std::random_device()()};  // retry pauses; under write_mu_
-  std::mutex pool_mu_;
-  std::vector<std::unique_ptr<PgConn>> idle_;
   std::mutex version_mu_;
-  int64_t known_version_ = -1;  // the catalog version last seen
+  int64_t known_version_ = -1;     // the catalog version last seen
+  int64_t followed_version_ = -1;  // the version the engine's catalog holds
   int64_t foreign_changes_ = 0;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Storage>> OpenPostgres(const Options& options) {
-  POGI_ASSIGN_OR_RETURN(auto conn, PgConn::Connect(options.postgres, options.pg_schema));
-  POGI_RETURN_IF_ERROR(PreparePgSchema(*conn, options.pg_schema));
-  auto storage = std::make_unique<PgStorage>(options.postgres, options.pg_schema, std::move(conn));
+  {
+    POGI_ASSIGN_OR_RETURN(auto conn, PgConn::Connect(options.postgres, options.pg_schema));
+    POGI_RETURN_IF_ERROR(PreparePgSchema(*conn, options.pg_schema));
+  }
+  auto storage = std::make_unique<PgStorage>(options.postgres, options.pg_schema, options.pg_connections);
   // The version the catalog about to be loaded has.
   POGI_RETURN_IF_ERROR(storage->ForeignCatalogChanges());
   return std::unique_ptr<Storage>(std::move(storage));

@@ -79,11 +79,7 @@ struct Position {
 
 }  // namespace
 
-Status PgTxn::Write(const char* sql, const PgParams& params) {
-  POGI_ASSIGN_OR_RETURN(auto rows, conn_->Exec(sql, params));
-  (void)rows;
-  return Status::Ok();
-}
+Status PgTxn::Write(const char* sql, const PgParams& params) { return conn_->Queue(sql, params); }
 
 Status PgTxn::BumpCatalog() {
   if (!bump_) return Error::Internal("catalog changed outside a write");
@@ -369,8 +365,9 @@ Status PgTxn::AdjustCounters(int64_t table_id, int64_t items, int64_t bytes) {
 Result<int64_t> PgTxn::CreateTable(const TableRecord& record) {
   POGI_RETURN_IF_ERROR(BumpCatalog());
   POGI_ASSIGN_OR_RETURN(int64_t id, NextId());
-  Status s = Write("INSERT INTO catalog(id, name, description) VALUES($1, $2, $3)",
-                   PgParams().Int(id).Text(record.name).Bytes(record.description));
+  auto inserted = conn_->Exec("INSERT INTO catalog(id, name, description) VALUES($1, $2, $3)",
+                              PgParams().Int(id).Text(record.name).Bytes(record.description));
+  Status s = inserted.ok() ? Status::Ok() : Status(inserted.error());
   // Another process created a table of that name since this one last
   // loaded its catalog: DynamoDB's answer to a second CreateTable.
   if (!s.ok() && conn_->last_sqlstate() == "23505") {

@@ -109,6 +109,8 @@ class PgTxn final : public WriteTxn {
   // (hash, pkd, sk). Both end in LIMIT of the parameter after those.
   Status VisitPages(const char* first, const char* next, const PgParams& params,
                     const std::function<bool(const Row&)>& visit);
+  // A statement whose rows are not needed: queued, its failure shows at
+  // the transaction's next statement that reads or at its COMMIT.
   Status Write(const char* sql, const PgParams& params);
   // A write over many rows (a whole table's, index's or history's): the
   // long patience (pg_conn.h).

@@ -162,6 +162,8 @@ class SqliteStorage final : public Storage {
 
   // No other process opens the file (exclusive locking mode).
   Result<int64_t> ForeignCatalogChanges() override { return int64_t{0}; }
+  int64_t NoticedCatalogChanges() override { return 0; }
+  void CatalogFollowed(int64_t) override {}
   Result<bool> HoldLease(const std::string&, double) override { return true; }
 
   // One connection serves reads and writes (see OpenSqlite): holding it

@@ -327,6 +327,32 @@ struct SnapshotRecord {
   double created_at = 0;  // seconds since the epoch
 };
 
+// A request's catalog check (the engine's operation table). While one lives
+// on a thread, the first transaction the thread begins (Read or Write) also
+// confirms, in its own first round trip, that no other process sharing the
+// database has changed the catalog since the engine last followed it
+// (Storage::CatalogFollowed); when one has, the transaction fails with
+// kCatalogMoved and the change is noticed (NoticedCatalogChanges), so the
+// engine reloads and runs the request again. A request whose transactions
+// confirmed nothing (it failed before reaching storage) looks the usual
+// way. A backend with one process (SQLite) confirms nothing and checks
+// nothing. Not nested.
+class CatalogCheck {
+ public:
+  CatalogCheck();
+  ~CatalogCheck();
+  CatalogCheck(const CatalogCheck&) = delete;
+  CatalogCheck& operator=(const CatalogCheck&) = delete;
+  // True once a transaction of this thread confirmed the catalog.
+  bool confirmed() const;
+
+  // For backends: whether the transaction being begun should check (a
+  // CatalogCheck lives on this thread and nothing confirmed it yet), and
+  // that a check passed.
+  static bool Due();
+  static void Confirm();
+};
+
 struct Options {
   std::string data_dir;            // folder holding pogi.db; ignored when in_memory
   bool in_memory = false;          // keep nothing on disk
@@ -337,6 +363,9 @@ struct Options {
   // durability is the database's.
   std::string postgres;
   std::string pg_schema = "pogi";
+  // Connections to PostgreSQL kept open (a burst opens more, closed after):
+  // each carries one transaction at a time.
+  size_t pg_connections = 16;
 };
 
 class Storage {
@@ -364,9 +393,9 @@ class Storage {
   // crash of the process (PostgreSQL: committed in the database); a write
   // whose commit was not confirmed returns an error.
   // fn may run more than once: when the database refuses the transaction
-  // for a conflict with a concurrent one (another process's, on a shared
-  // PostgreSQL), it is rolled back and fn runs again on the new state, a
-  // bounded number of times; then Write answers kTransactionConflict. So
+  // for a conflict with a concurrent one (on PostgreSQL, another
+  // connection's), it is rolled back and fn runs again on the new state, for
+  // a bounded time; then Write answers kTransactionConflict. So
   // fn starts from nothing each time (it assigns, not appends, what it
   // hands out) and does outside storage only what may be done twice.
   virtual Status Write(const std::function<Status(WriteTxn&)>& fn) = 0;
@@ -377,6 +406,13 @@ class Storage {
   // catalog when the number grows. SQLite: always 0, the file has one
   // process.
   virtual Result<int64_t> ForeignCatalogChanges() = 0;
+  // The same without looking: the count as of the last look, plus the
+  // changes that transactions under a CatalogCheck found (no round trip).
+  virtual int64_t NoticedCatalogChanges() = 0;
+  // Tells storage that the engine's catalog now holds the first `changes`
+  // changes (a count ForeignCatalogChanges answered before the reload):
+  // CatalogCheck transactions compare against that catalog from now on.
+  virtual void CatalogFollowed(int64_t changes) = 0;
 
   // Whether this storage holds the lease `name` now: taken when free or
   // when its holder let it lapse (a process that died), renewed when held,

@@ -19,6 +19,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(const storage::Options& options,
         engine->storage_->Write([&](storage::WriteTxn& txn) { return engine->StoreClock(txn); }));
   }
   POGI_RETURN_IF_ERROR(engine->LoadCatalog());
+  engine->storage_->CatalogFollowed(engine->foreign_catalog_changes_);
   return engine;
 }
 
@@ -56,13 +57,22 @@ Status Engine::LoadCatalog() {
 }
 
 Status Engine::FollowCatalog() {
-  POGI_ASSIGN_OR_RETURN(int64_t changes, storage_->ForeignCatalogChanges());
-  if (changes == foreign_catalog_changes_.load()) return Status::Ok();
+  POGI_RETURN_IF_ERROR(Follow(/*look=*/true));
+  return Status::Ok();
+}
+
+Result<bool> Engine::Follow(bool look) {
+  int64_t changes = storage_->NoticedCatalogChanges();
+  if (look) {
+    POGI_ASSIGN_OR_RETURN(changes, storage_->ForeignCatalogChanges());
+  }
+  if (changes == foreign_catalog_changes_.load()) return false;
   std::unique_lock state(state_mu_);
-  if (changes == foreign_catalog_changes_.load()) return Status::Ok();  // reloaded meanwhile
+  if (changes == foreign_catalog_changes_.load()) return true;  // reloaded meanwhile
   POGI_RETURN_IF_ERROR(LoadCatalog());
   foreign_catalog_changes_ = changes;
-  return Status::Ok();
+  storage_->CatalogFollowed(changes);
+  return true;
 }
 
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {

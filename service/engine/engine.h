@@ -316,6 +316,10 @@ class Engine {
   // operation calls it first, so a table made elsewhere is seen at once.
   // Takes the state exclusively to reload, as a snapshot restore does.
   Status FollowCatalog();
+  // FollowCatalog without its look when `look` is false: only the changes
+  // storage has noticed already (storage::CatalogCheck), at no round trip.
+  // True when the catalog was reloaded (here or by another thread meanwhile).
+  Result<bool> Follow(bool look);
   // Reads for export: `fn` runs in one storage read transaction.
   Status ReadStorage(const std::function<Status(storage::ReadTxn&)>& fn) { return storage_->Read(fn); }
   // The table named `name`, or null.

@@ -13,18 +13,43 @@ namespace {
 
 using google::protobuf::Message;
 
+// Runs an operation once, under a catalog check (storage::CatalogCheck):
+// `confirmed` tells whether one of its transactions confirmed the catalog.
+template <typename Req, typename Resp, Result<Resp> (Engine::*Method)(const Req&)>
+Result<Resp> RunChecked(Engine& engine, const Req& req, bool* confirmed) {
+  storage::CatalogCheck check;
+  Result<Resp> r = [&]() -> Result<Resp> {
+    auto state = engine.LockState();  // a snapshot restore waits for us
+    POGI_RETURN_IF_ERROR(engine.SettleTransitions());
+    return engine.throttle().active()
+               ? throttled::Call<Req, Resp>(engine, req, [&](const Req& r) { return (engine.*Method)(r); })
+               : (engine.*Method)(req);
+  }();
+  *confirmed = check.confirmed();
+  return r;
+}
+
+// Catalog changes other processes sharing the database made are followed
+// without a round trip of their own: the operation's first transaction
+// confirms the catalog it ran on, or fails when it moved (kCatalogMoved).
+// An operation none of whose transactions confirmed it (one that failed
+// before reaching storage, one that reads only the catalog, every one on
+// SQLite) looks afterwards, and runs again if the catalog had moved: so a
+// table made or deleted through another process is seen at the next request.
 template <typename Req, typename Resp, Result<Resp> (Engine::*Method)(const Req&)>
 Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) {
-  POGI_RETURN_IF_ERROR(engine.FollowCatalog());
-  auto state = engine.LockState();  // a snapshot restore waits for us
-  POGI_RETURN_IF_ERROR(engine.SettleTransitions());
   const Req& req = static_cast<const Req&>(request);
-  Result<Resp> r =
-      engine.throttle().active()
-          ? throttled::Call<Req, Resp>(engine, req, [&](const Req& r) { return (engine.*Method)(r); })
-          : (engine.*Method)(req);
-  if (!r.ok()) return std::move(r).error();
-  return std::unique_ptr<Message>(new Resp(std::move(r).value()));
+  POGI_RETURN_IF_ERROR(engine.Follow(/*look=*/false));
+  for (int run = 1;; run++) {
+    bool confirmed = false;
+    Result<Resp> r = RunChecked<Req, Resp, Method>(engine, req, &confirmed);
+    if (!confirmed && run < 3) {
+      POGI_ASSIGN_OR_RETURN(bool reloaded, engine.Follow(/*look=*/true));
+      if (reloaded) continue;
+    }
+    if (!r.ok()) return std::move(r).error();
+    return std::unique_ptr<Message>(new Resp(std::move(r).value()));
+  }
 }
 
 #define POGI_OP(Name)                                                                       \

@@ -27,7 +27,8 @@ def wrk_fixed_script(path, headers, body):
 def wrk_varying_script(path, headers, fmt, start=0, stop_at=None,
                        random_below=None):
     """One request per call with a different key: `fmt` is the body with one
-    %d for a counter (or a random key below `random_below`). Signing covers
+    %d (up to four, each the same) for a counter (or a random key below
+    `random_below`). Signing covers
     the body, so these carry the template's signature: well-formed, valid only
     where signatures are not checked (pogi's default, and the peers'). With
     stop_at, prints a marker once that many keys were sent (the harness then
@@ -49,7 +50,8 @@ def wrk_varying_script(path, headers, fmt, start=0, stop_at=None,
                 "    io.stdout:flush()",
                 "    wrk.thread:stop()",
                 "  end"]
-    src += ['  return wrk.format("POST", "/", hdrs, string.format(fmt, key))',
+    # Every %d of the body is the same key (Lua ignores the arguments left over).
+    src += ['  return wrk.format("POST", "/", hdrs, string.format(fmt, key, key, key, key))',
             "end"]
     with open(path, "w") as f:
         f.write("\n".join(src) + "\n")

@@ -123,19 +123,18 @@ class PgStorage final : public Storage {
   }
 
   Status Write(const std::function<Status(WriteTxn&)>& fn) override {
-    std::vector<std::function<void()>> work;
-    PgTxn::CatalogBump bump;
-    POGI_RETURN_IF_ERROR(RunWrite([&](PgConn& c) -> Status {
-      work.clear();
-      bump = PgTxn::CatalogBump();
-      CountChanges changes;
-      PgTxn txn(&c, &changes, &work, &bump);
-      POGI_RETURN_IF_ERROR(fn(txn));
-      return SaveCounts(c, changes);
-    }));
-    if (bump.to >= 0) NoteOwnCatalogChange(bump);
-    for (auto& w : work) w();
-    return Status::Ok();
+    // A catalog change asks for the items lock (PgTxn::BumpCatalog): it
+    // then runs again holding it from its start.
+    for (bool lock_items = false;; lock_items = true) {
+      bool wants_lock = false;
+      Status s = WriteAs(lock_items ? TxnKind::kCatalog : TxnKind::kSerializable, fn, &wants_lock);
+      if (s.ok() || !wants_lock || lock_items) return s;
+    }
+  }
+
+  Status WriteItems(const std::function<Status(WriteTxn&)>& fn) override {
+    bool wants_lock = false;
+    return WriteAs(TxnKind::kKeyed, fn, &wants_lock);
   }
 
   // One statement: the row is taken when free, lapsed or already ours; a
@@ -211,14 +210,17 @@ class PgStorage final : public Storage {
   }
 
   Status RestoreSnapshot(const std::string& name) override {
-    return RunWrite([&](PgConn& c) -> Status {
-      POGI_RETURN_IF_ERROR(Exists(c, name));
-      for (const SnapshotSql& s : SnapshotStatements()) {
-        POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore_clear.c_str(), PgParams(), kBulkStatementSeconds)));
-        POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
-      }
-      return Status::Ok();
-    });
+    return RunWrite(
+        [&](PgConn& c) -> Status {
+          POGI_RETURN_IF_ERROR(Exists(c, name));
+          for (const SnapshotSql& s : SnapshotStatements()) {
+            POGI_RETURN_IF_ERROR(Done(c.Exec(s.restore_clear.c_str(), PgParams(), kBulkStatementSeconds)));
+            POGI_RETURN_IF_ERROR(
+                Done(c.Exec(s.restore.c_str(), PgParams().Text(name), kBulkStatementSeconds)));
+          }
+          return Status::Ok();
+        },
+        TxnKind::kCatalog);
   }
 
   Result<std::vector<SnapshotRecord>> ListSnapshots() override {
@@ -264,21 +266,57 @@ class PgStorage final : public Storage {
     return Status::Ok();
   }
 
-  // Runs `body` in a SERIALIZABLE transaction on a connection of the pool.
+  // The write transactions. Keyed writes (WriteItems: the single-item
+  // writes) run at READ COMMITTED, each item they read locked FOR UPDATE:
+  // writers of one hot item wait for each other instead of failing, and
+  // an item read as absent is inserted without ON CONFLICT, so a concurrent
+  // insert fails one of them (23505, run again). Every other write is
+  // SERIALIZABLE. What READ COMMITTED does not give a keyed write, a
+  // catalog as of its commit, comes from the items table's lock: a keyed
+  // write takes it in ROW EXCLUSIVE mode before its catalog check, and a
+  // write that changes the catalog (and a snapshot restore) in SHARE mode
+  // before its snapshot, so each catalog change waits for the keyed writes
+  // in flight, and the keyed writes after it wait for it and then see it
+  // (their check fails, the engine reloads, they run again).
+  enum class TxnKind { kSerializable, kKeyed, kCatalog };
+
+  Status WriteAs(TxnKind kind, const std::function<Status(WriteTxn&)>& fn, bool* wants_items_lock) {
+    std::vector<std::function<void()>> work;
+    PgTxn::CatalogBump bump;
+    Status s = RunWrite(
+        [&](PgConn& c) -> Status {
+          work.clear();
+          bump = PgTxn::CatalogBump();
+          bump.items_locked = kind == TxnKind::kCatalog;
+          CountChanges changes;
+          PgTxn txn(&c, &changes, &work, &bump,
+                    kind == TxnKind::kKeyed ? PgTxn::ItemReads::kLocked : PgTxn::ItemReads::kSnapshot);
+          POGI_RETURN_IF_ERROR(fn(txn));
+          return SaveCounts(c, changes);
+        },
+        kind);
+    *wants_items_lock = bump.wants_items_lock;
+    POGI_RETURN_IF_ERROR(s);
+    if (bump.to >= 0) NoteOwnCatalogChange(bump);
+    for (auto& w : work) w();
+    return Status::Ok();
+  }
+
+  // Runs `body` in a write transaction of `kind` on a connection of the pool.
   // A transaction the database refuses for a conflict with a concurrent one
   // (SQLSTATE 40001, or 40P01 for a deadlock) runs again from the start,
   // after a short random pause, until kConflictPatience has passed; so does
   // one a read-only server refused (25006), once, on a new connection, and
   // one whose connection turned out closed before its COMMIT was sent (a
   // restart or failover while it sat idle), once.
-  Status RunWrite(const std::function<Status(PgConn&)>& body) {
+  Status RunWrite(const std::function<Status(PgConn&)>& body, TxnKind kind = TxnKind::kSerializable) {
     thread_local std::mt19937 rng{std::random_device()()};
     const auto give_up = std::chrono::steady_clock::now() + kConflictPatience;
     bool reconnected = false;
     for (int attempt = 1;; attempt++) {
       POGI_ASSIGN_OR_RETURN(auto c, pool_.Take());
       bool committing = false;
-      Status s = InWriteTxn(*c, body, &committing);
+      Status s = InWriteTxn(*c, kind, body, &committing);
       const std::string failure = c->last_sqlstate();
       const bool lost = c->Broken() && !c->TimedOut() && !committing;
       pool_.Give(std::move(c));
@@ -293,7 +331,11 @@ class PgStorage final : public Storage {
         pool_.Forget();
         continue;
       }
-      if (failure != "40001" && failure != "40P01") return s;
+      // A keyed write that read a key as absent meets its concurrent insert
+      // as a unique violation.
+      const bool conflict =
+          failure == "40001" || failure == "40P01" || (failure == "23505" && kind == TxnKind::kKeyed);
+      if (!conflict) return s;
       if (std::chrono::steady_clock::now() >= give_up) {
         return Error(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");
       }
@@ -309,10 +351,15 @@ class PgStorage final : public Storage {
   // the writes it queued with the COMMIT. `committing` turns true once the
   // COMMIT is sent (from then on, a lost answer leaves its fate unknown: the
   // error says so, and the write is not acknowledged).
-  Status InWriteTxn(PgConn& c, const std::function<Status(PgConn&)>& body, bool* committing) {
+  Status InWriteTxn(PgConn& c, TxnKind kind, const std::function<Status(PgConn&)>& body, bool* committing) {
     bool checking = false;
-    Status s = c.Queue("BEGIN ISOLATION LEVEL SERIALIZABLE");
-    if (s.ok()) s = QueueCatalogCheck(c, &checking);
+    Status s = c.Queue(kind == TxnKind::kKeyed ? "BEGIN ISOLATION LEVEL READ COMMITTED"
+                                               : "BEGIN ISOLATION LEVEL SERIALIZABLE");
+    // Before the snapshot: a lock taken after it would not make the
+    // transaction see what committed while it waited.
+    if (s.ok() && kind == TxnKind::kKeyed) s = c.Queue("LOCK TABLE items IN ROW EXCLUSIVE MODE");
+    if (s.ok() && kind == TxnKind::kCatalog) s = c.Queue("LOCK TABLE items IN SHARE MODE");
+    if (s.ok()) s = QueueCatalogCheck(c, /*always=*/kind == TxnKind::kKeyed, &checking);
     if (s.ok()) s = body(c);
     if (s.ok()) s = c.Queue("COMMIT");
     if (s.ok()) {
@@ -345,9 +392,9 @@ class PgStorage final : public Storage {
   static constexpr const char* kCheckCatalog =
       "SELECT 1/(CASE WHEN value=$1 THEN 1 ELSE 0 END) FROM meta WHERE key='catalog_version'";
 
-  Status QueueCatalogCheck(PgConn& c, bool* checking) {
+  Status QueueCatalogCheck(PgConn& c, bool always, bool* checking) {
     *checking = false;
-    if (!CatalogCheck::Due()) return Status::Ok();
+    if (!always && !CatalogCheck::Due()) return Status::Ok();
     int64_t version;
     {
       std::lock_guard lock(version_mu_);
@@ -388,7 +435,7 @@ class PgStorage final : public Storage {
     return OnConnection([&](PgConn& c) {
       bool checking = false;
       Status s = c.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      if (s.ok()) s = QueueCatalogCheck(c, &checking);
+      if (s.ok()) s = QueueCatalogCheck(c, /*always=*/false, &checking);
       if (s.ok()) s = body(c);
       // A body that read nothing leaves the check unread: read it now.
       if (s.ok() && checking) s = c.Sync();

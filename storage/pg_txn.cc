@@ -84,6 +84,10 @@ Status PgTxn::Write(const char* sql, const PgParams& params) { return conn_->Que
 Status PgTxn::BumpCatalog() {
   if (!bump_) return Error::Internal("catalog changed outside a write");
   if (bump_->to >= 0) return Status::Ok();
+  if (!bump_->items_locked) {
+    bump_->wants_items_lock = true;
+    return Error::Internal("a catalog change runs again with the items table locked");
+  }
   POGI_ASSIGN_OR_RETURN(
       auto rows, conn_->Exec("UPDATE meta SET value=value+1 WHERE key='catalog_version' RETURNING value"));
   if (rows.count() != 1) return Error::Internal("PostgreSQL schema has no catalog version");
@@ -187,11 +191,17 @@ void PgTxn::OnCommit(std::function<void()> fn) {
 
 Result<std::optional<std::string>> PgTxn::GetItem(int64_t table_id, const EncodedKey& key) {
   std::string pkd = PgKeyDigest(key.partition);
+  const bool lock = reads_ == ItemReads::kLocked;
   POGI_ASSIGN_OR_RETURN(
       auto rows,
-      conn_->Exec("SELECT item FROM items WHERE table_id=$1 AND hash=$2 AND pkd=$3 AND sk=$4",
+      conn_->Exec(lock
+                      ? "SELECT item FROM items WHERE table_id=$1 AND hash=$2 AND pkd=$3 AND sk=$4 FOR UPDATE"
+                      : "SELECT item FROM items WHERE table_id=$1 AND hash=$2 AND pkd=$3 AND sk=$4",
                   PgParams().Int(table_id).Int(PartitionHash(key.partition)).Bytes(pkd).Bytes(key.sort)));
-  if (rows.count() == 0) return std::optional<std::string>();
+  if (rows.count() == 0) {
+    if (lock) absent_.emplace(table_id, key.partition, key.sort);
+    return std::optional<std::string>();
+  }
   return std::optional<std::string>(rows.Str(0, 0));
 }
 
@@ -336,10 +346,16 @@ Result<int64_t> PgTxn::AdjustCollectionSize(int64_t table_id, std::string_view p
 
 Status PgTxn::PutItem(int64_t table_id, const EncodedKey& key, std::string_view bytes, int64_t size) {
   std::string pkd = PgKeyDigest(key.partition);
+  // A keyed write that read the key as absent holds no lock on it: a
+  // concurrent insert of the key makes this one fail (23505), to run again.
+  const bool read_absent = reads_ == ItemReads::kLocked && absent_.erase({table_id, key.partition, key.sort});
   return Write(
-      "INSERT INTO items(table_id, hash, pkd, sk, pk, size, item) VALUES($1, $2, $3, $4, $5, $6, $7) ON "
-      "CONFLICT "
-      "(table_id, hash, pkd, sk) DO UPDATE SET pk=EXCLUDED.pk, size=EXCLUDED.size, item=EXCLUDED.item",
+      read_absent
+          ? "INSERT INTO items(table_id, hash, pkd, sk, pk, size, item) VALUES($1, $2, $3, $4, $5, $6, $7)"
+          : "INSERT INTO items(table_id, hash, pkd, sk, pk, size, item) VALUES($1, $2, $3, $4, $5, $6, $7) "
+            "ON "
+            "CONFLICT (table_id, hash, pkd, sk) DO UPDATE SET pk=EXCLUDED.pk, size=EXCLUDED.size, "
+            "item=EXCLUDED.item",
       PgParams()
           .Int(table_id)
           .Int(PartitionHash(key.partition))

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "storage/pg_conn.h"
@@ -23,13 +25,24 @@ class PgTxn final : public WriteTxn {
   // The catalog version (meta 'catalog_version') a write moved, from and
   // to: PgStorage tells its own changes of the catalog from other
   // processes' by it.
+  // A catalog change takes the items table in SHARE mode before its
+  // snapshot (pg_storage.cc, "Keyed writes"): one begun without that lock
+  // asks for it (wants_items_lock) and fails, to run again with it.
   struct CatalogBump {
     int64_t from = -1, to = -1;
+    bool items_locked = false;
+    bool wants_items_lock = false;
   };
+  // How a write transaction reads items: a keyed write (Storage::WriteItems,
+  // READ COMMITTED) locks each item it reads until its commit, and inserts
+  // an item it read as absent without ON CONFLICT, so that a concurrent
+  // insert of the same key fails it (unique violation: it runs again).
+  enum class ItemReads { kSnapshot, kLocked };
 
   PgTxn(PgConn* conn, CountChanges* changes = nullptr,
-        std::vector<std::function<void()>>* on_commit = nullptr, CatalogBump* bump = nullptr)
-      : conn_(conn), changes_(changes), on_commit_(on_commit), bump_(bump) {}
+        std::vector<std::function<void()>>* on_commit = nullptr, CatalogBump* bump = nullptr,
+        ItemReads reads = ItemReads::kSnapshot)
+      : conn_(conn), changes_(changes), on_commit_(on_commit), bump_(bump), reads_(reads) {}
 
   Result<std::vector<StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after, int64_t last,
                                                          int limit) override;
@@ -124,6 +137,9 @@ class PgTxn final : public WriteTxn {
   CountChanges* changes_;
   std::vector<std::function<void()>>* on_commit_;
   CatalogBump* bump_;
+  ItemReads reads_;
+  // Keyed writes: the items read as absent (table id, partition, sort key).
+  std::set<std::tuple<int64_t, std::string, std::string>> absent_;
 };
 
 // Rows per round trip of a range read: the first page small (most reads

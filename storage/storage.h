@@ -400,6 +400,16 @@ class Storage {
   // hands out) and does outside storage only what may be done twice.
   virtual Status Write(const std::function<Status(WriteTxn&)>& fn) = 0;
 
+  // Write for a write of items by key (the one write path's single-item
+  // writes): fn reads items only with GetItem and changes only items and
+  // what changes with them (index entries, counters, collection sizes,
+  // stream records, history, queues). A backend may then isolate it by
+  // those items alone, each item it read held as read until the commit,
+  // so that writers of one hot item wait their turn instead of failing
+  // and running again (PostgreSQL: READ COMMITTED, the items read locked).
+  // The same promises as Write otherwise.
+  virtual Status WriteItems(const std::function<Status(WriteTxn&)>& fn) { return Write(fn); }
+
   // How many changes of the catalog (tables, indexes, streams, table
   // settings) made by other processes sharing the database this storage has
   // noticed so far, looking now (one cheap read): the engine reloads its

@@ -56,23 +56,20 @@ Status Engine::LoadCatalog() {
   return streams_.Load(*storage_);
 }
 
-Status Engine::FollowCatalog() {
-  POGI_RETURN_IF_ERROR(Follow(/*look=*/true));
-  return Status::Ok();
-}
+Status Engine::FollowCatalog() { return Follow(/*look=*/true); }
 
-Result<bool> Engine::Follow(bool look) {
+Status Engine::Follow(bool look) {
   int64_t changes = storage_->NoticedCatalogChanges();
   if (look) {
     POGI_ASSIGN_OR_RETURN(changes, storage_->ForeignCatalogChanges());
   }
-  if (changes == foreign_catalog_changes_.load()) return false;
+  if (changes == foreign_catalog_changes_.load()) return Status::Ok();
   std::unique_lock state(state_mu_);
-  if (changes == foreign_catalog_changes_.load()) return true;  // reloaded meanwhile
+  if (changes == foreign_catalog_changes_.load()) return Status::Ok();  // reloaded meanwhile
   POGI_RETURN_IF_ERROR(LoadCatalog());
   foreign_catalog_changes_ = changes;
   storage_->CatalogFollowed(changes);
-  return true;
+  return Status::Ok();
 }
 
 Result<std::shared_ptr<const Table>> Engine::FindTable(const std::string& name) const {

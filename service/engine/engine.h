@@ -318,8 +318,10 @@ class Engine {
   Status FollowCatalog();
   // FollowCatalog without its look when `look` is false: only the changes
   // storage has noticed already (storage::CatalogCheck), at no round trip.
-  // True when the catalog was reloaded (here or by another thread meanwhile).
-  Result<bool> Follow(bool look);
+  Status Follow(bool look);
+  // How many other processes' catalog changes the catalog follows: it
+  // moves when another one is followed (by any thread).
+  int64_t followed_catalog_changes() const { return foreign_catalog_changes_.load(); }
   // Reads for export: `fn` runs in one storage read transaction.
   Status ReadStorage(const std::function<Status(storage::ReadTxn&)>& fn) { return storage_->Read(fn); }
   // The table named `name`, or null.

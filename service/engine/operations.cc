@@ -42,10 +42,13 @@ Result<std::unique_ptr<Message>> Invoke(Engine& engine, const Message& request) 
   POGI_RETURN_IF_ERROR(engine.Follow(/*look=*/false));
   for (int run = 1;; run++) {
     bool confirmed = false;
+    const int64_t followed = engine.followed_catalog_changes();
     Result<Resp> r = RunChecked<Req, Resp, Method>(engine, req, &confirmed);
     if (!confirmed && run < 3) {
-      POGI_ASSIGN_OR_RETURN(bool reloaded, engine.Follow(/*look=*/true));
-      if (reloaded) continue;
+      POGI_RETURN_IF_ERROR(engine.Follow(/*look=*/true));
+      // Reloaded since the run began (here, or by another thread).
+      if (engine.followed_catalog_changes() != followed) continue;
+      if (!r.ok() && r.error().code() == ErrorCode::kCatalogMoved) continue;
     }
     if (!r.ok()) return std::move(r).error();
     return std::unique_ptr<Message>(new Resp(std::move(r).value()));

@@ -167,7 +167,7 @@ Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog,
                               const storage::EncodedKey& key, const Decide& decide, ChangeSource source) {
   ItemChange change;
   std::optional<value::AttributeMap> previous;  // the new item of the run before
-  Status s = storage.Write([&](storage::WriteTxn& txn) -> Status {
+  Status s = storage.WriteItems([&](storage::WriteTxn& txn) -> Status {
     if (change.new_item) previous = std::move(change.new_item);
     change = ItemChange();  // a write run again starts from nothing
     POGI_ASSIGN_OR_RETURN(auto current, CurrentTable(catalog, seen));

@@ -161,6 +161,7 @@ Status PgConn::Send(const char* sql, const PgParams& params) {
     return Fail("statement", nullptr);
   }
   due_.push_back({Due::kStatement, sql});
+  unsynced_ = true;
   return Status::Ok();
 }
 
@@ -168,29 +169,34 @@ Status PgConn::Queue(const char* sql, const PgParams& params) { return Send(sql,
 
 Result<PgRows> PgConn::Exec(const char* sql, const PgParams& params, int patience) {
   POGI_RETURN_IF_ERROR(Send(sql, params));
-  if (!PQpipelineSync(conn_)) return Fail("statement", nullptr);
-  due_.push_back({Due::kSync});
+  if (open_batch_) {
+    // The answers now, the implicit transaction still open.
+    if (!PQsendFlushRequest(conn_) || PQflush(conn_) != 0) return Fail("statement", nullptr);
+    due_.push_back({Due::kFlush});
+  } else {
+    POGI_RETURN_IF_ERROR(PushSync());
+  }
   PGresult* rows = nullptr;
   POGI_RETURN_IF_ERROR(ReadDue(patience, &rows));
   return PgRows(rows);
 }
 
+Status PgConn::PushSync() {
+  if (!PQpipelineSync(conn_)) return Fail("statement", nullptr);
+  due_.push_back({Due::kSync});
+  unsynced_ = false;
+  return Status::Ok();
+}
+
 Status PgConn::Sync(int patience) {
+  if (unsynced_) POGI_RETURN_IF_ERROR(PushSync());
   if (due_.empty()) return Status::Ok();
-  if (due_.back().kind != Due::kSync) {
-    if (!PQpipelineSync(conn_)) return Fail("statement", nullptr);
-    due_.push_back({Due::kSync});
-  }
   return ReadDue(patience, nullptr);
 }
 
 void PgConn::SyncLater() {
-  if (due_.empty() || due_.back().kind == Due::kSync) return;
-  if (!PQpipelineSync(conn_)) {
-    (void)Fail("statement", nullptr);
-    return;
-  }
-  due_.push_back({Due::kSync});
+  if (!unsynced_) return;
+  if (!PushSync().ok()) return;
   for (auto it = due_.rbegin(); it != due_.rend(); ++it) {
     if (it != due_.rbegin() && it->kind == Due::kSync) break;
     it->dropped = true;
@@ -233,6 +239,7 @@ Status PgConn::ReadDue(int patience, PGresult** rows) {
   const char* failed_sql = nullptr;
   for (size_t i = 0; i < due_.size(); i++) {
     const Due& d = due_[i];
+    if (d.kind == Due::kFlush) continue;  // no answer of its own
     PGresult* r = Wait(deadline, patience) ? PQgetResult(conn_) : nullptr;
     if (!r || Broken()) {
       if (r) PQclear(r);

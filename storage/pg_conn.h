@@ -96,6 +96,12 @@ class PgConn {
   Result<PgRows> Exec(const char* sql, const PgParams& params = PgParams(), int patience = kStatementSeconds);
   // Reads the answers of every queued statement.
   Status Sync(int patience = kStatementSeconds);
+  // While set, Exec asks for its answers without a sync: the statements
+  // since the last sync stay one implicit transaction (the extended query
+  // protocol's, at the session's default isolation) until Sync or
+  // SyncLater ends it. A read of several statements then needs no BEGIN
+  // and no COMMIT.
+  void set_open_batch(bool open) { open_batch_ = open; }
   // Ends what was queued without waiting for its answers, which are read
   // and dropped before the connection's next statement (a read-only
   // transaction's COMMIT: nothing in its answer matters).
@@ -128,9 +134,9 @@ class PgConn {
  private:
   // An answer due: a statement's, a prepare's, or a sync's.
   struct Due {
-    enum Kind { kStatement, kPrepare, kSync } kind;
-    const char* sql = nullptr;  // the statement (kStatement, kPrepare)
-    bool dropped = false;       // kSync of SyncLater: its batch's answers are not read by anyone
+    enum Kind { kStatement, kPrepare, kSync, kFlush } kind;  // kFlush: none
+    const char* sql = nullptr;                               // the statement (kStatement, kPrepare)
+    bool dropped = false;  // kSync of SyncLater: its batch's answers are not read by anyone
   };
   explicit PgConn(PGconn* c) : conn_(c) {}
   Status Send(const char* sql, const PgParams& params);
@@ -144,12 +150,15 @@ class PgConn {
   PGresult* Await(int patience);
   Error Fail(std::string_view what, PGresult* r);
   Status EnterPipeline();
+  Status PushSync();
   PGconn* conn_;
   int timed_out_ = 0;                                      // seconds a statement went unanswered: given up
   std::unordered_map<const char*, std::string> prepared_;  // sql -> statement name
   std::vector<Due> due_;                                   // answers still to read, in order
   int next_name_ = 0;                                      // of the next prepared statement
   int64_t answers_read_ = 0;
+  bool unsynced_ = false;    // statements sent since the last sync
+  bool open_batch_ = false;  // set_open_batch
   std::string sqlstate_;
   const char* failed_sql_ = nullptr;
 };

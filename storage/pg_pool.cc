@@ -26,6 +26,9 @@ Result<std::unique_ptr<PgConn>> PgPool::Take() {
     next_shard_ = (next_shard_ + 1) % kCounterShards;
   }
   POGI_ASSIGN_OR_RETURN(auto c, PgConn::Connect(conninfo_, schema_));
+  // A read is an implicit transaction (PgConn::set_open_batch): one
+  // snapshot for all its statements. Writes say their own isolation.
+  POGI_RETURN_IF_ERROR(c->Run("SET default_transaction_isolation TO 'repeatable read'"));
   c->counter_shard = shard;
   return c;
 }

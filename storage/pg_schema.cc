@@ -15,8 +15,9 @@ namespace {
 
 // DO NOT CHANGE without a migration: the format version of a schema.
 // 1: the first PostgreSQL format (SQLite format 7's tables, keys by digest).
-//    vector_entries and vector_generations came later within format 1: a
-//    schema without them gains them empty (PreparePgSchema).
+//    vector_entries and vector_generations, and stream_counters, came
+//    later within format 1: a schema without them gains them empty
+//    (PreparePgSchema).
 constexpr int64_t kPgFormatVersion = 1;
 
 struct TableDef {
@@ -55,6 +56,12 @@ const std::vector<TableDef>& Tables() {
        "table_id BIGINT NOT NULL, pkd BYTEA NOT NULL, size BIGINT NOT NULL",
        "table_id, pkd"},
       {{"streams", "id, state"}, "id BIGINT NOT NULL, state BYTEA NOT NULL", "id"},
+      // Each stream's sequence counter (PgTxn::IssueStreamSequence): a row
+      // per stream, so that writes to different streams never wait for one
+      // row. A stream without one goes on from meta's 'stream_seq'.
+      {{"stream_counters", "stream_id, value"},
+       "stream_id BIGINT NOT NULL, value BIGINT NOT NULL",
+       "stream_id"},
       {{"stream_records", "stream_id, seq, created, record"},
        "stream_id BIGINT NOT NULL, seq BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL, "
        "record BYTEA NOT NULL",

@@ -86,7 +86,7 @@ class PgStorage final : public Storage {
 
   Result<std::vector<TableRecord>> ListTables() override {
     std::vector<TableRecord> out;
-    POGI_RETURN_IF_ERROR(ReadOnly([&](PgConn& c) -> Status {
+    POGI_RETURN_IF_ERROR(ReadOnly(/*one_statement=*/true, [&](PgConn& c) -> Status {
       POGI_ASSIGN_OR_RETURN(
           auto rows,
           c.Exec("SELECT c.id, c.name, c.description, CAST(COALESCE(SUM(t.items), 0) AS BIGINT), "
@@ -104,7 +104,7 @@ class PgStorage final : public Storage {
 
   Result<std::vector<IndexRecord>> ListIndexes() override {
     std::vector<IndexRecord> out;
-    POGI_RETURN_IF_ERROR(ReadOnly([&](PgConn& c) -> Status {
+    POGI_RETURN_IF_ERROR(ReadOnly(/*one_statement=*/true, [&](PgConn& c) -> Status {
       POGI_ASSIGN_OR_RETURN(auto rows, c.Exec("SELECT id, table_id, name FROM indexes ORDER BY id"));
       for (int i = 0; i < rows.count(); i++) out.push_back({rows.Int(i, 0), rows.Int(i, 1), rows.Str(i, 2)});
       return Status::Ok();
@@ -114,7 +114,7 @@ class PgStorage final : public Storage {
 
   Result<std::vector<StreamRow>> ListStreams() override {
     std::vector<StreamRow> out;
-    POGI_RETURN_IF_ERROR(ReadOnly([&](PgConn& c) -> Status {
+    POGI_RETURN_IF_ERROR(ReadOnly(/*one_statement=*/true, [&](PgConn& c) -> Status {
       POGI_ASSIGN_OR_RETURN(auto rows, c.Exec("SELECT id, state FROM streams ORDER BY id"));
       for (int i = 0; i < rows.count(); i++) out.push_back({rows.Int(i, 0), rows.Str(i, 1)});
       return Status::Ok();
@@ -185,7 +185,14 @@ class PgStorage final : public Storage {
   }
 
   Status Read(const std::function<Status(ReadTxn&)>& fn) override {
-    return ReadOnly([&](PgConn& c) {
+    return ReadOnly(/*one_statement=*/false, [&](PgConn& c) {
+      PgTxn txn(&c);
+      return fn(txn);
+    });
+  }
+
+  Status ReadPoint(const std::function<Status(ReadTxn&)>& fn) override {
+    return ReadOnly(/*one_statement=*/true, [&](PgConn& c) {
       PgTxn txn(&c);
       return fn(txn);
     });
@@ -225,7 +232,7 @@ class PgStorage final : public Storage {
 
   Result<std::vector<SnapshotRecord>> ListSnapshots() override {
     std::vector<SnapshotRecord> out;
-    POGI_RETURN_IF_ERROR(ReadOnly([&](PgConn& c) -> Status {
+    POGI_RETURN_IF_ERROR(ReadOnly(/*one_statement=*/true, [&](PgConn& c) -> Status {
       POGI_ASSIGN_OR_RETURN(auto rows, c.Exec("SELECT name, size_bytes, created_at FROM snapshots"));
       for (int i = 0; i < rows.count(); i++)
         out.push_back({rows.Str(i, 0), rows.Int(i, 1), rows.Double(i, 2)});
@@ -429,21 +436,23 @@ class PgStorage final : public Storage {
     return OnConnection([&](PgConn& c) { return body(c); });
   }
 
-  // Runs `body` in a read-only transaction on a pooled connection: BEGIN
-  // goes with its first statement, and its COMMIT is not waited for.
-  Status ReadOnly(const std::function<Status(PgConn&)>& body) {
+  // Runs `body` in a read transaction on a pooled connection: the
+  // extended query protocol's implicit transaction, at REPEATABLE READ (the
+  // pool's session default), kept open across the body's round trips
+  // (PgConn::set_open_batch) and ended by a sync that is not waited for. No
+  // BEGIN, no COMMIT. With `one_statement`, the sync goes with the
+  // statement (its transaction ends there): a GetItem is one message each
+  // way.
+  Status ReadOnly(bool one_statement, const std::function<Status(PgConn&)>& body) {
     return OnConnection([&](PgConn& c) {
       bool checking = false;
-      Status s = c.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      if (s.ok()) s = QueueCatalogCheck(c, /*always=*/false, &checking);
+      c.set_open_batch(!one_statement);
+      Status s = QueueCatalogCheck(c, /*always=*/false, &checking);
       if (s.ok()) s = body(c);
+      c.set_open_batch(false);
       // A body that read nothing leaves the check unread: read it now.
       if (s.ok() && checking) s = c.Sync();
-      if (!s.ok()) {
-        c.RollbackLater();
-      } else if (c.Queue("COMMIT").ok()) {
-        c.SyncLater();
-      }
+      c.SyncLater();
       return CatalogChecked(c, checking, s);
     });
   }

@@ -119,8 +119,14 @@ Result<std::vector<StreamRecordRow>> PgTxn::ReadStreamRecords(int64_t stream_id,
   return out;
 }
 
-int64_t PgTxn::LastStreamSequence() {
-  auto rows = conn_->Exec("SELECT value FROM meta WHERE key='stream_seq'");
+// A stream's counter row starts where meta's 'stream_seq' stands: the one
+// counter of every stream before format 1 gained stream_counters, never
+// moved since, so a stream's numbers go on increasing across that change.
+int64_t PgTxn::LastStreamSequence(int64_t stream_id) {
+  auto rows = conn_->Exec(
+      "SELECT COALESCE((SELECT value FROM stream_counters WHERE stream_id=$1), (SELECT value FROM meta WHERE "
+      "key='stream_seq'))",
+      PgParams().Int(stream_id));
   return rows.ok() && rows->count() == 1 ? rows->Int(0, 0) : 0;
 }
 
@@ -131,12 +137,17 @@ Result<std::optional<std::string>> PgTxn::GetStream(int64_t stream_id) {
   return std::optional<std::string>(rows.Str(0, 0));
 }
 
-// The counter row stays locked until the commit: numbers are issued in
-// commit order, by every process sharing the database.
-Result<int64_t> PgTxn::IssueStreamSequence() {
+// The stream's counter row stays locked until the commit: its numbers are
+// issued in commit order, by every process sharing the database, and
+// writes to other streams never wait for it.
+Result<int64_t> PgTxn::IssueStreamSequence(int64_t stream_id) {
   if (!changes_) return Error::Internal("stream sequence issued outside a write");
-  POGI_ASSIGN_OR_RETURN(auto rows,
-                        conn_->Exec("UPDATE meta SET value=value+1 WHERE key='stream_seq' RETURNING value"));
+  POGI_ASSIGN_OR_RETURN(
+      auto rows,
+      conn_->Exec("INSERT INTO stream_counters(stream_id, value) SELECT $1, value+1 FROM meta WHERE "
+                  "key='stream_seq' ON CONFLICT (stream_id) DO UPDATE SET value=stream_counters.value+1 "
+                  "RETURNING value",
+                  PgParams().Int(stream_id)));
   if (rows.count() != 1) return Error::Internal("PostgreSQL schema has no stream sequence");
   return rows.Int(0, 0);
 }
@@ -157,11 +168,12 @@ Status PgTxn::UpdateStream(int64_t stream_id, std::string_view state) {
 Status PgTxn::DeleteStream(int64_t stream_id) {
   POGI_RETURN_IF_ERROR(BumpCatalog());
   POGI_RETURN_IF_ERROR(WriteBulk("DELETE FROM stream_records WHERE stream_id=$1", PgParams().Int(stream_id)));
+  POGI_RETURN_IF_ERROR(Write("DELETE FROM stream_counters WHERE stream_id=$1", PgParams().Int(stream_id)));
   return Write("DELETE FROM streams WHERE id=$1", PgParams().Int(stream_id));
 }
 
 Result<int64_t> PgTxn::AppendStreamRecord(int64_t stream_id, double created, std::string_view record) {
-  POGI_ASSIGN_OR_RETURN(int64_t seq, IssueStreamSequence());
+  POGI_ASSIGN_OR_RETURN(int64_t seq, IssueStreamSequence(stream_id));
   POGI_RETURN_IF_ERROR(
       Write("INSERT INTO stream_records(stream_id, seq, created, record) VALUES($1, $2, $3, $4)",
             PgParams().Int(stream_id).Int(seq).Double(created).Bytes(record)));

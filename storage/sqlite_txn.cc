@@ -28,7 +28,7 @@ Result<std::vector<StreamRecordRow>> SqliteTxn::ReadStreamRecords(int64_t stream
   return out;
 }
 
-int64_t SqliteTxn::LastStreamSequence() {
+int64_t SqliteTxn::LastStreamSequence(int64_t) {
   if (sequence_) return *sequence_;
   return read_sequence_ ? *read_sequence_ : 0;
 }
@@ -42,7 +42,7 @@ Result<std::optional<std::string>> SqliteTxn::GetStream(int64_t stream_id) {
   return db_->Fail("read stream");
 }
 
-Result<int64_t> SqliteTxn::IssueStreamSequence() {
+Result<int64_t> SqliteTxn::IssueStreamSequence(int64_t) {
   if (!sequence_) return Error::Internal("stream sequence issued outside a write");
   return ++*sequence_;
 }
@@ -422,7 +422,7 @@ Status SqliteTxn::Done(int rc, std::string_view what) {
 Status SqliteTxn::SaveSequence() {
   POGI_ASSIGN_OR_RETURN(auto st,
                         db_->Prepare("INSERT OR REPLACE INTO meta(key, value) VALUES('stream_seq', ?1)"));
-  st->Bind(1, LastStreamSequence());
+  st->Bind(1, LastStreamSequence(0));
   return Done(st->Step(), "save stream sequence");
 }
 

@@ -35,9 +35,10 @@ class SqliteTxn final : public WriteTxn {
         read_sequence_(read_sequence) {}
   Result<std::vector<StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after, int64_t last,
                                                          int limit) override;
-  int64_t LastStreamSequence() override;
+  // One counter for every stream: `stream_id` does not matter.
+  int64_t LastStreamSequence(int64_t stream_id) override;
   Result<std::optional<std::string>> GetStream(int64_t stream_id) override;
-  Result<int64_t> IssueStreamSequence() override;
+  Result<int64_t> IssueStreamSequence(int64_t stream_id) override;
   Result<int64_t> CreateStream(std::string_view state) override;
   Status UpdateStream(int64_t stream_id, std::string_view state) override;
   Status DeleteStream(int64_t stream_id) override;

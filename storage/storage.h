@@ -49,8 +49,9 @@ struct StreamRow {
   std::string state;
 };
 
-// One stored stream record. Sequence numbers are issued by storage, one
-// counter for every stream, increasing in commit order and never reused.
+// One stored stream record. Sequence numbers are issued by storage, per
+// stream (a backend may share one counter among all), increasing in commit
+// order and never reused within a stream.
 struct StreamRecordRow {
   int64_t sequence = 0;
   double created = 0;  // clock time of the change
@@ -176,8 +177,10 @@ class ReadTxn {
   // (after, last], in order, at most `limit` of them.
   virtual Result<std::vector<StreamRecordRow>> ReadStreamRecords(int64_t stream_id, int64_t after,
                                                                  int64_t last, int limit) = 0;
-  // The highest sequence number issued so far (0 before the first).
-  virtual int64_t LastStreamSequence() = 0;
+  // The highest sequence number issued so far for `stream_id` (0 before
+  // the first); for a stream not created yet (0), the number a new
+  // stream's records follow.
+  virtual int64_t LastStreamSequence(int64_t stream_id) = 0;
   // The state of stream `stream_id`, or nullopt.
   virtual Result<std::optional<std::string>> GetStream(int64_t stream_id) = 0;
   // ---- control plane: table settings, backups, point-in-time history.
@@ -270,8 +273,9 @@ class WriteTxn : public ReadTxn {
   // Removes a stream and its records.
   virtual Status DeleteStream(int64_t stream_id) = 0;
   virtual Result<int64_t> AppendStreamRecord(int64_t stream_id, double created, std::string_view record) = 0;
-  // Issues a sequence number that no record carries (a shard's end).
-  virtual Result<int64_t> IssueStreamSequence() = 0;
+  // Issues a sequence number of `stream_id` that no record carries (a
+  // shard's end).
+  virtual Result<int64_t> IssueStreamSequence(int64_t stream_id) = 0;
   // Removes the records of `stream_id` created before `created_before` (and
   // any older by sequence number); returns the highest sequence number
   // removed, 0 when none was.
@@ -433,6 +437,10 @@ class Storage {
 
   // Runs `fn` against a consistent snapshot. Thread-safe.
   virtual Status Read(const std::function<Status(ReadTxn&)>& fn) = 0;
+  // Read for a read of one item by key (GetItem) and nothing else: with
+  // one statement to run, a backend may spare the transaction around it
+  // (PostgreSQL: the statement and its end travel together).
+  virtual Status ReadPoint(const std::function<Status(ReadTxn&)>& fn) { return Read(fn); }
 
   // Named snapshots of the whole database: kept with the data by a durable
   // backend (they survive restarts), in memory by an in-memory one. Save

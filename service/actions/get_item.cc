@@ -38,7 +38,7 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   if (projection) POGI_RETURN_IF_ERROR(CheckScalarKeyPaths(*table, nullptr, projection->paths));
 
   v1::GetItemResponse resp;
-  Status s = storage_->Read([&](storage::ReadTxn& txn) -> Status {
+  Status s = storage_->ReadPoint([&](storage::ReadTxn& txn) -> Status {
     std::optional<LaggedReadTxn> lagged;
     storage::ReadTxn& view = ReadView(txn, read_lag_, *table, !req.consistent_read(), lagged);
     POGI_ASSIGN_OR_RETURN(auto bytes, view.GetItem(table->id, key));

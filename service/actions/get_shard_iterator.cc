@@ -56,7 +56,7 @@ Result<v1::GetShardIteratorResponse> Engine::GetShardIterator(const v1::GetShard
     int64_t last = 0, end = 0;
     // The binding copied: clang 14 cannot capture structured bindings.
     POGI_RETURN_IF_ERROR(storage_->Read([&, stream_id = stream_id](storage::ReadTxn& txn) -> Status {
-      last = txn.LastStreamSequence();
+      last = txn.LastStreamSequence(stream_id);
       POGI_ASSIGN_OR_RETURN(end, Streams::ShardEnd(txn, stream_id, *shard));
       return Status::Ok();
     }));

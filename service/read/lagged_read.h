@@ -47,7 +47,7 @@ class LaggedReadTxn final : public storage::ReadTxn {
                                                                   int64_t last, int limit) override {
     return base_.ReadStreamRecords(stream_id, after, last, limit);
   }
-  int64_t LastStreamSequence() override { return base_.LastStreamSequence(); }
+  int64_t LastStreamSequence(int64_t stream_id) override { return base_.LastStreamSequence(stream_id); }
   Result<std::optional<std::string>> GetStream(int64_t stream_id) override {
     return base_.GetStream(stream_id);
   }
@@ -64,8 +64,12 @@ class LaggedReadTxn final : public storage::ReadTxn {
                             const std::function<bool(const storage::HistoryChange&)>& visit) override {
     return base_.ReadHistoryChanges(table_id, from_us, to_us, cursor, limit, visit);
   }
-  Result<std::vector<storage::JobRecord>> ListJobs(std::string_view kind) override { return base_.ListJobs(kind); }
-  Result<std::optional<storage::JobRecord>> GetJob(std::string_view arn) override { return base_.GetJob(arn); }
+  Result<std::vector<storage::JobRecord>> ListJobs(std::string_view kind) override {
+    return base_.ListJobs(kind);
+  }
+  Result<std::optional<storage::JobRecord>> GetJob(std::string_view arn) override {
+    return base_.GetJob(arn);
+  }
   Result<std::optional<storage::BackupRecord>> GetBackup(std::string_view arn) override {
     return base_.GetBackup(arn);
   }

@@ -56,7 +56,7 @@ Result<int64_t> Streams::Create(storage::WriteTxn& txn, v1::TableDescription* d,
   auto* shard = s.add_shards();
   shard->set_shard_id(NewShardId(now));
   shard->set_created(now);
-  shard->set_start(txn.LastStreamSequence() + 1);
+  shard->set_start(txn.LastStreamSequence(/*a stream not created yet*/ 0) + 1);
   POGI_ASSIGN_OR_RETURN(int64_t id, txn.CreateStream(s.SerializeAsString()));
   d->set_latest_stream_arn(s.stream_arn());
   d->set_latest_stream_label(s.stream_label());
@@ -75,18 +75,18 @@ Status Streams::Disable(storage::WriteTxn& txn, int64_t stream_id) {
   // The open shard closes with the stream.
   auto& last = *s.mutable_shards()->rbegin();
   if (last.end() == 0) {
-    POGI_ASSIGN_OR_RETURN(int64_t end, txn.IssueStreamSequence());
+    POGI_ASSIGN_OR_RETURN(int64_t end, txn.IssueStreamSequence(stream_id));
     last.set_end(end);
   }
   return Store(txn, stream_id, s);
 }
 
-Status Streams::Roll(storage::WriteTxn& txn, v1::StreamState* s, double now) {
+Status Streams::Roll(storage::WriteTxn& txn, int64_t stream_id, v1::StreamState* s, double now) {
   auto& open = *s->mutable_shards()->rbegin();
   // The end is a sequence number of its own, which no record carries: every
   // record committed after the roll-over has a higher one and lands in the
   // child.
-  POGI_ASSIGN_OR_RETURN(int64_t end, txn.IssueStreamSequence());
+  POGI_ASSIGN_OR_RETURN(int64_t end, txn.IssueStreamSequence(stream_id));
   open.set_end(end);
   std::string parent = open.shard_id();
   auto* child = s->add_shards();
@@ -104,7 +104,7 @@ Result<std::pair<std::string, std::string>> Streams::CloseShard(storage::Storage
     POGI_ASSIGN_OR_RETURN(auto s, Read(txn, stream_id));
     if (s.disabled() != 0) return Error::Validation("The stream is disabled");
     ids.first = s.shards(s.shards_size() - 1).shard_id();
-    POGI_RETURN_IF_ERROR(Roll(txn, &s, clock_.Now()));
+    POGI_RETURN_IF_ERROR(Roll(txn, stream_id, &s, clock_.Now()));
     ids.second = s.shards(s.shards_size() - 1).shard_id();
     return Store(txn, stream_id, s);
   });
@@ -143,7 +143,7 @@ Status Streams::Maintain(storage::Storage& storage) {
         return Status::Ok();
       }
       POGI_ASSIGN_OR_RETURN(auto s, Read(txn, id));
-      if (roll) POGI_RETURN_IF_ERROR(Roll(txn, &s, now));
+      if (roll) POGI_RETURN_IF_ERROR(Roll(txn, id, &s, now));
       POGI_ASSIGN_OR_RETURN(int64_t through, txn.TrimStreamRecords(id, horizon));
       if (through > s.trimmed_through()) s.set_trimmed_through(through);
       // Closed shards whose records are all gone leave the description.

@@ -77,8 +77,8 @@ class Streams {
   static Result<v1::StreamState> Read(storage::ReadTxn& txn, int64_t id);
   // Stores `state` and caches it once the write commits.
   Status Store(storage::WriteTxn& txn, int64_t id, const v1::StreamState& state);
-  // Closes the open shard of `state` and opens its child.
-  Status Roll(storage::WriteTxn& txn, v1::StreamState* state, double now);
+  // Closes the open shard of stream `stream_id` (`state`) and opens its child.
+  Status Roll(storage::WriteTxn& txn, int64_t stream_id, v1::StreamState* state, double now);
 
   const Clock& clock_;
   double shard_seconds_ = 4 * 3600;

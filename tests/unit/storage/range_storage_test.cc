@@ -192,14 +192,14 @@ TEST_P(RangeStorageTest, StreamSequenceNumbersIncreaseAndRecordsTrim) {
   ASSERT_LT(seqs[1], seqs[2]);
   int64_t end = 0;
   MustWrite(*s, [&](WriteTxn& txn) -> Status {
-    POGI_ASSIGN_OR_RETURN(end, txn.IssueStreamSequence());
+    POGI_ASSIGN_OR_RETURN(end, txn.IssueStreamSequence(stream));
     return Status::Ok();
   });
   EXPECT_GT(end, seqs[2]);
   std::vector<StreamRecordRow> records;
   int64_t last = 0;
   ASSERT_TRUE(s->Read([&](ReadTxn& txn) -> Status {
-                 last = txn.LastStreamSequence();
+                 last = txn.LastStreamSequence(stream);
                  POGI_ASSIGN_OR_RETURN(records, txn.ReadStreamRecords(stream, 0, last, 10));
                  return Status::Ok();
                }).ok());

@@ -134,5 +134,127 @@ TEST_P(SharedStorageTest, RacingReadModifyWritesThroughBothLoseNothing) {
   std::printf("  %d writes gave up after every retry met a conflict\n", failures.load());
 }
 
+// Keyed writes (WriteItems: PostgreSQL's READ COMMITTED, the item locked)
+// of one item from 4 threads on each of two storages, the item absent at
+// first (so the first inserts race too): every write succeeds, none lost.
+TEST_P(SharedStorageTest, KeyedWritesOfOneItemThroughBothAllSucceedAndLoseNothing) {
+  if (!IsPostgres()) GTEST_SKIP() << "one process per SQLite file";
+  OpenTwo();
+  int64_t t = NewTable(*a_, "t");
+  constexpr int kThreads = 4, kEach = 40;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (Storage* s : {a_.get(), b_.get()}) {
+    for (int w = 0; w < kThreads; w++) {
+      threads.emplace_back([&, s] {
+        for (int i = 0; i < kEach; i++) {
+          Status st = s->WriteItems([&](WriteTxn& txn) -> Status {
+            POGI_ASSIGN_OR_RETURN(auto cur, txn.GetItem(t, {"counter", ""}));
+            int n = cur ? std::stoi(*cur) : 0;
+            POGI_RETURN_IF_ERROR(txn.AdjustCounters(t, cur ? 0 : 1, 1));
+            return txn.PutItem(t, {"counter", ""}, std::to_string(n + 1), 1);
+          });
+          if (!st.ok()) {
+            ADD_FAILURE() << st.error().message();
+            failures++;
+          }
+        }
+      });
+    }
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  std::optional<std::string> got;
+  ASSERT_TRUE(a_->Read([&](ReadTxn& txn) -> Status {
+                  POGI_ASSIGN_OR_RETURN(got, txn.GetItem(t, {"counter", ""}));
+                  return Status::Ok();
+                }).ok());
+  EXPECT_EQ(got.value_or("0"), std::to_string(2 * kThreads * kEach));
+  auto tables = b_->ListTables();
+  ASSERT_TRUE(tables.ok());
+  EXPECT_EQ((*tables)[0].item_count, 1);
+}
+
+// A transaction begun under a CatalogCheck fails with kCatalogMoved once
+// the other storage changed the catalog, until the change is followed; it
+// confirms the catalog when it passes. Without a check nothing fails.
+TEST_P(SharedStorageTest, ACheckedTransactionFailsWhileTheCatalogMovedUnfollowed) {
+  if (!IsPostgres()) GTEST_SKIP() << "one process per SQLite file";
+  OpenTwo();
+  int64_t t = NewTable(*a_, "t");
+  auto follow = [&](Storage& s) {
+    auto n = s.ForeignCatalogChanges();
+    ASSERT_TRUE(n.ok());
+    s.CatalogFollowed(*n);
+  };
+  follow(*b_);
+  auto read = [&](Storage& s) {
+    return s.Read([&](ReadTxn& txn) -> Status {
+      POGI_ASSIGN_OR_RETURN(auto item, txn.GetItem(t, {"k", ""}));
+      (void)item;
+      return Status::Ok();
+    });
+  };
+  {
+    CatalogCheck check;
+    ASSERT_TRUE(read(*b_).ok());
+    EXPECT_TRUE(check.confirmed());
+  }
+  MustWrite(*a_, [&](WriteTxn& txn) { return txn.UpdateTableDescription(t, "v2"); });
+  int64_t noticed = b_->NoticedCatalogChanges();
+  {
+    CatalogCheck check;
+    Status st = read(*b_);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code(), ErrorCode::kCatalogMoved);
+    EXPECT_FALSE(check.confirmed());
+    EXPECT_GT(b_->NoticedCatalogChanges(), noticed);
+  }
+  EXPECT_TRUE(read(*b_).ok()) << "no check, no failure";
+  follow(*b_);
+  {
+    CatalogCheck check;
+    EXPECT_TRUE(read(*b_).ok());
+    EXPECT_TRUE(check.confirmed());
+  }
+}
+
+// Each stream's numbers increase by themselves: records of another stream
+// in between take none of them (PostgreSQL: a counter row per stream).
+TEST_P(SharedStorageTest, StreamSequenceNumbersIncreasePerStream) {
+  OpenTwo();
+  int64_t s1 = 0, s2 = 0;
+  MustWrite(*a_, [&](WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(s1, txn.CreateStream("one"));
+    POGI_ASSIGN_OR_RETURN(s2, txn.CreateStream("two"));
+    return Status::Ok();
+  });
+  std::vector<int64_t> first, second;
+  for (int i = 0; i < 3; i++) {
+    MustWrite(*a_, [&](WriteTxn& txn) -> Status {
+      POGI_ASSIGN_OR_RETURN(int64_t a, txn.AppendStreamRecord(s1, 1.0, "a"));
+      POGI_ASSIGN_OR_RETURN(int64_t b, txn.AppendStreamRecord(s2, 1.0, "b"));
+      first.push_back(a);
+      second.push_back(b);
+      return Status::Ok();
+    });
+  }
+  for (int i = 1; i < 3; i++) {
+    EXPECT_GT(first[i], first[i - 1]);
+    EXPECT_GT(second[i], second[i - 1]);
+  }
+  int64_t end = 0, last = 0;
+  MustWrite(*a_, [&](WriteTxn& txn) -> Status {
+    POGI_ASSIGN_OR_RETURN(end, txn.IssueStreamSequence(s1));
+    last = txn.LastStreamSequence(s1);
+    return Status::Ok();
+  });
+  EXPECT_GT(end, first.back());
+  EXPECT_EQ(last, end);
+  if (IsPostgres()) {
+    EXPECT_EQ(first[1], first[0] + 1) << "no number of stream one went to stream two";
+  }
+}
+
 }  // namespace
 }  // namespace pogi::storage

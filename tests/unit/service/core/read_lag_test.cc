@@ -77,7 +77,7 @@ class FakeTxn final : public storage::ReadTxn {
   Result<std::vector<storage::StreamRecordRow>> ReadStreamRecords(int64_t, int64_t, int64_t, int) override {
     return std::vector<storage::StreamRecordRow>();
   }
-  int64_t LastStreamSequence() override { return 0; }
+  int64_t LastStreamSequence(int64_t) override { return 0; }
   Result<std::optional<std::string>> GetStream(int64_t) override { return std::optional<std::string>(); }
   Result<std::string> GetTableSettings(int64_t) override { return std::string(); }
   Result<std::optional<std::string>> GetSharedValue(std::string_view, int64_t) override {

@@ -102,9 +102,10 @@ class PgConn {
   // SyncLater ends it. A read of several statements then needs no BEGIN
   // and no COMMIT.
   void set_open_batch(bool open) { open_batch_ = open; }
-  // Ends what was queued without waiting for its answers, which are read
-  // and dropped before the connection's next statement (a read-only
-  // transaction's COMMIT: nothing in its answer matters).
+  // Ends what was sent since the last sync (an open batch's implicit
+  // transaction, a read-only transaction's COMMIT) without waiting for its
+  // answers, which are read and dropped before the connection's next
+  // statement: nothing in them matters.
   void SyncLater();
   // Ends the transaction in progress, if any, without waiting: a ROLLBACK
   // in a batch of its own (after a failure, the statements up to the next
@@ -132,7 +133,8 @@ class PgConn {
   int64_t counter_shard = 0;
 
  private:
-  // An answer due: a statement's, a prepare's, or a sync's.
+  // An answer due: a statement's, a prepare's, a sync's, or a flush
+  // request's place (it has none).
   struct Due {
     enum Kind { kStatement, kPrepare, kSync, kFlush } kind;  // kFlush: none
     const char* sql = nullptr;                               // the statement (kStatement, kPrepare)
@@ -141,7 +143,7 @@ class PgConn {
   explicit PgConn(PGconn* c) : conn_(c) {}
   Status Send(const char* sql, const PgParams& params);
   // Reads every answer due; with `rows`, the last statement's rows go there
-  // (the due list then ends in that statement and its sync).
+  // (the due list then ends in that statement and its sync or flush).
   Status ReadDue(int patience, PGresult** rows);
   // Waits until a result can be read without blocking: false when the
   // connection failed, or when `deadline` passed (timed_out_ set).

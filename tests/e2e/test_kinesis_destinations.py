@@ -387,11 +387,18 @@ class Restart(unittest.TestCase, Destinations):
                 self.ddb.update_item(TableName="krt", Key={"pk": {"S": "i%d" % i}}, UpdateExpression="SET n = :n",
                                      ExpressionAttributeValues={":n": {"N": "2"}})
             server.kill()
+            # Kinesis back as a new (empty) server with a stream of the same
+            # name (the same ARN), made before pogi can reach it: a delivery
+            # that met the server without the stream would drop the records
+            # as sent to a stream that is gone. On another port, which the
+            # restart names.
+            kinesis.port = free_port()
+            kinesis.start()
+            kinesis.create_stream("kr-stream")
+            server.extra_args = ["--kinesis-endpoint", kinesis.endpoint]
             server.start()
             self.ddb = server.client()
             self.assertEqual(self.destinations("krt"), [{"StreamArn": arn, "DestinationStatus": "ACTIVE"}])
-            kinesis.start()  # the same port, a new (empty) stream of the same name
-            kinesis.create_stream("kr-stream")
             deadline = time.time() + 30
             while True:
                 got = kinesis.read_records("kr-stream")

@@ -37,6 +37,14 @@ int64_t Foreign(Storage& s) {
   return n.ok() ? *n : -1;
 }
 
+// Adds one to the number stored as item "counter" of table `t` (absent: 0).
+Status AddOne(WriteTxn& txn, int64_t t) {
+  POGI_ASSIGN_OR_RETURN(auto cur, txn.GetItem(t, {"counter", ""}));
+  int n = cur ? std::stoi(*cur) : 0;
+  POGI_RETURN_IF_ERROR(txn.AdjustCounters(t, cur ? 0 : 1, 1));
+  return txn.PutItem(t, {"counter", ""}, std::to_string(n + 1), 1);
+}
+
 TEST_P(SharedStorageTest, OneProcessSeesNoForeignChangesAndHoldsEveryLease) {
   if (IsPostgres()) GTEST_SKIP() << "SQLite's case";
   auto s = OpenFresh();
@@ -107,12 +115,7 @@ TEST_P(SharedStorageTest, RacingReadModifyWritesThroughBothLoseNothing) {
   for (Storage* s : {a_.get(), b_.get()}) {
     threads.emplace_back([&, s] {
       for (int i = 0; i < kEach; i++) {
-        Status st = s->Write([&](WriteTxn& txn) -> Status {
-          POGI_ASSIGN_OR_RETURN(auto cur, txn.GetItem(t, {"counter", ""}));
-          int n = cur ? std::stoi(*cur) : 0;
-          POGI_RETURN_IF_ERROR(txn.AdjustCounters(t, cur ? 0 : 1, 1));
-          return txn.PutItem(t, {"counter", ""}, std::to_string(n + 1), 1);
-        });
+        Status st = s->Write([&](WriteTxn& txn) { return AddOne(txn, t); });
         if (!st.ok()) {
           EXPECT_EQ(st.error().code(), ErrorCode::kTransactionConflict) << st.error().message();
           failures++;
@@ -148,12 +151,7 @@ TEST_P(SharedStorageTest, KeyedWritesOfOneItemThroughBothAllSucceedAndLoseNothin
     for (int w = 0; w < kThreads; w++) {
       threads.emplace_back([&, s] {
         for (int i = 0; i < kEach; i++) {
-          Status st = s->WriteItems([&](WriteTxn& txn) -> Status {
-            POGI_ASSIGN_OR_RETURN(auto cur, txn.GetItem(t, {"counter", ""}));
-            int n = cur ? std::stoi(*cur) : 0;
-            POGI_RETURN_IF_ERROR(txn.AdjustCounters(t, cur ? 0 : 1, 1));
-            return txn.PutItem(t, {"counter", ""}, std::to_string(n + 1), 1);
-          });
+          Status st = s->WriteItems([&](WriteTxn& txn) { return AddOne(txn, t); });
           if (!st.ok()) {
             ADD_FAILURE() << st.error().message();
             failures++;

@@ -83,7 +83,8 @@ class FakeTxn final : public storage::ReadTxn {
   Result<std::optional<std::string>> GetSharedValue(std::string_view, int64_t) override {
     return std::optional<std::string>();
   }
-  Status ReadHistoryPage(int64_t, int64_t, std::string*, int, const std::function<bool(const storage::Row&)>&) override {
+  Status ReadHistoryPage(int64_t, int64_t, std::string*, int,
+                         const std::function<bool(const storage::Row&)>&) override {
     return Status::Ok();
   }
   Status ReadHistoryChanges(int64_t, int64_t, int64_t, std::string*, int,

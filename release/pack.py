@@ -236,6 +236,9 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, "build", "pogi"))
     parser.add_argument("--out", default=os.path.join(ROOT, "dist"))
     args = parser.parse_args()
+    # npm pack runs inside the package's temporary folder: a relative --out
+    # (./dev release's "dist") must not be taken from there.
+    args.out = os.path.abspath(args.out)
     arch = binary_arch(args.binary)
     if arch not in ARCHES:
         sys.exit("pack: %s is not an x86-64 or arm64 ELF binary" % args.binary)

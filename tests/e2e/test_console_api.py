@@ -4,6 +4,7 @@ malformed JSON, oversized item, unknown call, another site's page), the
 credentials it needs with --check-signatures, and --no-console."""
 
 import json
+import re
 import unittest
 
 from harness import LOCALHOST, Server, ServerTestCase, direct_only
@@ -38,8 +39,10 @@ class ConsoleApiTest(ServerTestCase):
         status, head, text = console(self.server, "/_pogi/")
         self.assertEqual(status, 200)
         self.assertTrue(head["content-type"].startswith("text/html"))
-        self.assertIn("/_pogi/console.js", text)
-        for asset, kind in (("console.js", "text/javascript"), ("console.css", "text/css")):
+        # Every script the page names is served, the core first.
+        scripts = re.findall(r'<script src="/_pogi/([^"]+)"', text)
+        self.assertEqual(scripts[0], "console.js")
+        for asset, kind in [(s, "text/javascript") for s in scripts] + [("console.css", "text/css")]:
             status, head, _ = console(self.server, "/_pogi/" + asset)
             self.assertEqual(status, 200, asset)
             self.assertTrue(head["content-type"].startswith(kind))

@@ -52,19 +52,19 @@ class HelpAndVersion(unittest.TestCase):
             self.assertIn(flag, cp.stdout, "help start does not mention %s" % flag)
         self.assertIn("Ready.", cp.stdout)
 
-    def test_readme_lists_every_start_flag(self):
-        # Every flag of `pogi help start`'s usage has its row in the README's
-        # `pogi start` table.
+    def test_flags_page_lists_every_start_flag(self):
+        # Every flag of `pogi help start`'s usage has its row in the flags
+        # table of docs/flags.md (the README links it).
         usage = run_pogi("help", "start").stdout.split("\n\n")[0]
         flags = set(re.findall(r"--[a-z-]+", usage))
         self.assertIn("--region", flags)
-        with open(os.path.join(HERE, "..", "..", "README.md")) as f:
-            readme = f.read()
-        table = readme[readme.index("### `pogi start`"):]
+        with open(os.path.join(HERE, "..", "..", "docs", "flags.md")) as f:
+            page = f.read()
+        table = page[page.index("\n## Flags\n"):]
         table = table[:table.index("\n\n", table.index("| flag"))]
         for flag in sorted(flags):
             self.assertRegex(table, r"(?m)^\| `%s\b" % re.escape(flag) + r"|, `%s\b" % re.escape(flag),
-                             "README's pogi start table has no row for %s" % flag)
+                             "docs/flags.md's pogi start table has no row for %s" % flag)
 
     def test_unknown_command_fails_with_one_line(self):
         cp = run_pogi("no-such-command")

@@ -245,7 +245,7 @@ def run_pgbench(binary, conninfo, script, duration, postmaster):
     cmd = [binary, "-M", "prepared", "-c", str(PGBENCH_CLIENTS), "-j", str(PGBENCH_THREADS),
            "-T", str(duration), "--max-tries", "100", "-n", "-f", script, conninfo]
     cp = subprocess.run(cmd, capture_output=True, text=True, timeout=duration + 120,
-                        env=pg_server._clean_env(), stdin=subprocess.DEVNULL)
+                        env=pg_server.clean_env(), stdin=subprocess.DEVNULL)
     # Until the backends are gone (and counted in the postmaster's CPU).
     deadline = time.monotonic() + 5
     while len(postgres_pids(postmaster)) > children and time.monotonic() < deadline:

@@ -30,16 +30,6 @@ connections; primary.make_standby() makes a standby of it with
 primary.require_sync_standby() makes each commit wait until a standby has
 flushed it (synchronous_standby_names = '*').
 
-A pg_auto_failover formation (a monitor and two nodes, `pg_autoctl`; the
-monitor promotes the secondary when the primary dies), where Debian's
-postgresql-15-auto-failover is installed (autoctl_problem() says when not):
-
-    f = AutoFailoverFormation().start()
-    f.conninfo()          # both nodes, target_session_attrs=read-write
-    f.kill_node("node1")  # SIGKILL to the node's every process
-    f.wait_states({"node2": "wait_primary"})
-    f.cleanup()
-
 The database's default collation is ICU's en-US, as on most servers users run,
 not C: a backend that lets the database's text collation order keys would
 break there, and the tests should see it.
@@ -57,29 +47,32 @@ tests so.
 Fast start: initdb runs once per machine into a template folder beside the
 temporary ones (pogi-pg-template-*), which each new server copies (0.1 s
 instead of 1 s and more). If the test process dies without its exit handlers
-(kill -9, a CTest time-out), a small watchdog process stops its server and
-removes its folder.
+(kill -9, a CTest time-out), a small watchdog process (pg_watchdog) stops
+its server and removes its folder.
+
+The tools' helpers (where PostgreSQL's programs are, running them as the
+`postgres` user, psql) are pg_tools'; a pg_auto_failover formation, whose
+monitor promotes a secondary by itself, is pg_autofailover's.
 """
 
 import atexit
 import hashlib
 import os
-import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+import pg_watchdog
+# PG_BIN, LOCALHOST, SUPERUSER, PgError, available, clean_env, psql and
+# make_certificate_authority are also this module's: its importers use them.
+from pg_tools import (LOCALHOST, PG_BIN, SUPERUSER, PgError, available, chown_to_pg_user,  # noqa: F401
+                      clean_env, make_certificate_authority, openssl, psql, run_as_pg, temp_parent)
 from ports import free_port
 
-PG_BIN = os.environ.get("POGI_PG_BIN", "/usr/lib/postgresql/15/bin")
-LOCALHOST = "127.0.0.1"
-DEFAULT_SOCKET_DIR = "/var/run/postgresql"  # Debian's PostgreSQL's, where pg_autoctl's servers listen too
-SUPERUSER = "postgres"
 START_TIMEOUT = 30  # seconds for pg_ctl -w to see the server accept connections
 # initdb's options (also the template's key). --no-sync: initdb's files are
 # not flushed (a second saved per server); the tests kill processes, never the
@@ -126,62 +119,6 @@ synchronous_standby_names = ''
 """
 
 
-class PgError(Exception):
-    pass
-
-
-def available():
-    """Whether PostgreSQL 15's server binaries are installed."""
-    return os.access(os.path.join(PG_BIN, "initdb"), os.X_OK)
-
-
-def psql_bin():
-    own = os.path.join(PG_BIN, "psql")
-    return own if os.access(own, os.X_OK) else "psql"
-
-
-def _pg_user():
-    """subprocess arguments that run a command as the user PostgreSQL runs as:
-    `postgres` when we are root (it refuses root), else ourselves."""
-    if os.geteuid() != 0:
-        return {}
-    try:
-        pw = pwd.getpwnam("postgres")
-    except KeyError:
-        raise PgError("running as root, and there is no `postgres` user to run PostgreSQL as "
-                      "(apt-get install postgresql-15 makes it)")
-    return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": []}
-
-
-def _chown_to_pg_user(path):
-    ids = _pg_user()
-    if ids:
-        os.chown(path, ids["user"], ids["group"])
-
-
-def _clean_env():
-    # No PGHOST, PGDATA, PGPORT... of the caller's may steer the tools elsewhere.
-    return {k: v for k, v in os.environ.items() if not k.startswith("PG")}
-
-
-def _run_as_pg(args, cwd, timeout=120):
-    """Runs a PostgreSQL tool as the PostgreSQL user; returns the CompletedProcess.
-
-    cwd is a folder that user can enter: the tools refuse to run in one they
-    cannot (the caller's may be root's)."""
-    return subprocess.run(args, cwd=cwd, env=_clean_env(), stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=timeout, **_pg_user())
-
-
-def _temp_parent():
-    """Where the temporary folders go: one the PostgreSQL user can reach and
-    short enough for the socket's path (108 bytes at most)."""
-    parent = tempfile.gettempdir()
-    if len(parent) > 60 or (os.geteuid() == 0 and not os.stat(parent).st_mode & 0o001):
-        parent = "/tmp"
-    return parent
-
-
 def _template():
     """The folder of a cluster initdb made once (for this PostgreSQL, these
     options and this user), made now if missing; each server copies it."""
@@ -189,15 +126,15 @@ def _template():
     st = os.stat(initdb)
     key = hashlib.sha256(repr((initdb, st.st_size, st.st_mtime_ns, INITDB_ARGS, os.geteuid()))
                          .encode()).hexdigest()[:16]
-    path = os.path.join(_temp_parent(), "pogi-pg-template-" + key)
+    path = os.path.join(temp_parent(), "pogi-pg-template-" + key)
     if os.path.exists(os.path.join(path, "data", "PG_VERSION")):
         return path
     # Made aside, then renamed into place: a concurrent test process either
     # sees the whole template or none.
-    work = tempfile.mkdtemp(prefix="pogi-pg-template-tmp-", dir=_temp_parent())
+    work = tempfile.mkdtemp(prefix="pogi-pg-template-tmp-", dir=temp_parent())
     os.chmod(work, 0o755)
-    _chown_to_pg_user(work)
-    cp = _run_as_pg([initdb, "-D", os.path.join(work, "data")] + INITDB_ARGS, cwd=work)
+    chown_to_pg_user(work)
+    cp = run_as_pg([initdb, "-D", os.path.join(work, "data")] + INITDB_ARGS, cwd=work)
     if cp.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
         raise PgError("initdb failed (exit %d): %s" % (cp.returncode, (cp.stderr or cp.stdout).strip()))
@@ -239,11 +176,11 @@ class PgServer:
             raise PgError("PostgreSQL 15 is not installed: no %s/initdb (apt-get install postgresql-15)"
                           % PG_BIN)
         template = _template()
-        self.base = tempfile.mkdtemp(prefix="pogi-pg-", dir=_temp_parent())
+        self.base = tempfile.mkdtemp(prefix="pogi-pg-", dir=temp_parent())
         os.chmod(self.base, 0o755)  # clients of any user reach the socket
-        _chown_to_pg_user(self.base)
+        chown_to_pg_user(self.base)
         self._start_watchdog()
-        cp = _run_as_pg(["cp", "-a", os.path.join(template, "data"), self.data_dir], cwd=self.base)
+        cp = run_as_pg(["cp", "-a", os.path.join(template, "data"), self.data_dir], cwd=self.base)
         if cp.returncode != 0:
             raise PgError("copying the template cluster failed: %s" % cp.stderr.strip())
         with open(os.path.join(self.data_dir, "postgresql.conf"), "a") as f:
@@ -268,17 +205,17 @@ class PgServer:
         os.makedirs(self.tls_dir)
         make_certificate_authority(self.tls_dir, "ca")
         key, crt = os.path.join(self.tls_dir, "server.key"), os.path.join(self.tls_dir, "server.crt")
-        _openssl("req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
-                 "-subj", "/CN=localhost", "-out", crt + ".csr")
+        openssl("req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                "-subj", "/CN=localhost", "-out", crt + ".csr")
         with open(os.path.join(self.tls_dir, "san.ext"), "w") as f:
             f.write("subjectAltName = DNS:localhost, IP:127.0.0.1\n")
-        _openssl("x509", "-req", "-in", crt + ".csr", "-days", "2",
-                 "-CA", os.path.join(self.tls_dir, "ca.crt"), "-CAkey", os.path.join(self.tls_dir, "ca.key"),
-                 "-CAcreateserial", "-extfile", os.path.join(self.tls_dir, "san.ext"), "-out", crt)
+        openssl("x509", "-req", "-in", crt + ".csr", "-days", "2",
+                "-CA", os.path.join(self.tls_dir, "ca.crt"), "-CAkey", os.path.join(self.tls_dir, "ca.key"),
+                "-CAcreateserial", "-extfile", os.path.join(self.tls_dir, "san.ext"), "-out", crt)
         for name in os.listdir(self.tls_dir):
-            _chown_to_pg_user(os.path.join(self.tls_dir, name))
+            chown_to_pg_user(os.path.join(self.tls_dir, name))
         os.chmod(key, 0o600)  # PostgreSQL refuses a key others can read
-        _chown_to_pg_user(self.tls_dir)
+        chown_to_pg_user(self.tls_dir)
         with open(os.path.join(self.data_dir, "postgresql.conf"), "a") as f:
             f.write("ssl = on\nssl_cert_file = '%s'\nssl_key_file = '%s'\n" % (crt, key))
         hba = os.path.join(self.data_dir, "pg_hba.conf")
@@ -300,12 +237,12 @@ class PgServer:
         if not self.running():
             raise PgError("make_standby: the primary is not running")
         standby = PgServer(port=port, replication=True)
-        standby.base = tempfile.mkdtemp(prefix="pogi-pg-standby-", dir=_temp_parent())
+        standby.base = tempfile.mkdtemp(prefix="pogi-pg-standby-", dir=temp_parent())
         os.chmod(standby.base, 0o755)
-        _chown_to_pg_user(standby.base)
+        chown_to_pg_user(standby.base)
         standby._start_watchdog()
         slot = "standby_%s" % os.path.basename(standby.base).replace("-", "_").lower()
-        cp = _run_as_pg([os.path.join(PG_BIN, "pg_basebackup"), "-D", standby.data_dir, "-R",
+        cp = run_as_pg([os.path.join(PG_BIN, "pg_basebackup"), "-D", standby.data_dir, "-R",
                          "-X", "stream", "-c", "fast", "--no-sync", "-C", "-S", slot,
                          "-h", self.socket_dir, "-p", str(self.port), "-U", SUPERUSER],
                         cwd=standby.base)
@@ -425,7 +362,7 @@ class PgServer:
         self.cleanup()
 
     def _pg_ctl(self, *args):
-        return _run_as_pg([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data_dir] + list(args),
+        return run_as_pg([os.path.join(PG_BIN, "pg_ctl"), "-D", self.data_dir] + list(args),
                           cwd=self.base)
 
     def log_text(self):
@@ -436,7 +373,7 @@ class PgServer:
             return ""
 
     def _start_watchdog(self):
-        self._watchdog_fd = _start_watchdog(self.base)
+        self._watchdog_fd = pg_watchdog.start(self.base)
 
     # ---- clients ----------------------------------------------------------
 
@@ -453,33 +390,6 @@ class PgServer:
 
     def psql(self, sql, dbname="postgres", check=True):
         return psql(self.conninfo(dbname), sql, check=check)
-
-
-def _openssl(*args):
-    cp = subprocess.run(["openssl"] + list(args), capture_output=True, text=True, timeout=60)
-    if cp.returncode != 0:
-        raise PgError("openssl %s failed: %s" % (args[0], cp.stderr.strip()))
-
-
-def make_certificate_authority(folder, name):
-    """A self-signed certificate authority: folder/NAME.key and NAME.crt."""
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-             "-keyout", os.path.join(folder, name + ".key"), "-subj", "/CN=pogi test CA " + name,
-             "-out", os.path.join(folder, name + ".crt"))
-
-
-def psql(conninfo, sql, check=True, timeout=60):
-    """Runs SQL through psql (unaligned, tuples only, stop at the first
-    error); returns its stdout without the last newline. check: raise on a
-    failure (else return the CompletedProcess)."""
-    cp = subprocess.run([psql_bin(), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", conninfo, "-c", sql],
-                        capture_output=True, text=True, timeout=timeout, env=_clean_env(),
-                        stdin=subprocess.DEVNULL)
-    if not check:
-        return cp
-    if cp.returncode != 0:
-        raise PgError("psql failed (exit %d) on %r: %s" % (cp.returncode, sql, cp.stderr.strip()))
-    return cp.stdout.rstrip("\n")
 
 
 class ExternalPg:
@@ -543,308 +453,6 @@ def replicated_pair(synchronous=True):
     return primary, standby
 
 
-# ---- pg_auto_failover -----------------------------------------------------
-
-def autoctl_bin():
-    """pg_autoctl's path ($POGI_PG_AUTOCTL, else beside PostgreSQL's tools,
-    else Debian's /usr/bin, where pg-auto-failover-cli puts it), or None."""
-    for path in (os.environ.get("POGI_PG_AUTOCTL"), os.path.join(PG_BIN, "pg_autoctl"), "/usr/bin/pg_autoctl"):
-        if path and os.access(path, os.X_OK):
-            return path
-    return None
-
-
-def autoctl_problem():
-    """Why AutoFailoverFormation cannot run here, or None: pg_autoctl and
-    the monitor's extension for this PostgreSQL (Debian's
-    postgresql-15-auto-failover), and a socket folder for its servers."""
-    if not available():
-        return "PostgreSQL 15 is not installed (no %s/initdb)" % PG_BIN
-    share = subprocess.run([os.path.join(PG_BIN, "pg_config"), "--sharedir"], capture_output=True,
-                           text=True).stdout.strip()
-    if not autoctl_bin() or not os.path.exists(os.path.join(share, "extension", "pgautofailover.control")):
-        return ("pg_auto_failover is not installed (no pg_autoctl, or no pgautofailover extension for "
-                "PostgreSQL 15): apt-get install postgresql-15-auto-failover")
-    # pg_autoctl leaves unix_socket_directories at the default.
-    if os.geteuid() != 0 and not os.access(DEFAULT_SOCKET_DIR, os.W_OK | os.X_OK):
-        return "pg_autoctl's servers put their sockets in %s, which this user may not write" % DEFAULT_SOCKET_DIR
-    return None
-
-
-def autoctl_available():
-    return autoctl_problem() is None
-
-
-# The monitor's settings for a failover within seconds (the defaults take
-# about 30 s): a node is checked every second and deemed unhealthy after 2 s
-# without answer; the secondary is promoted 3 s (default 30 s) after the
-# primary was told to demote itself. That wait protects against two
-# primaries when the old one is cut off but alive; the tests kill it
-# outright, and a long wait only makes them slow.
-FAST_FAILOVER = {
-    "health_check_period": 1000,
-    "health_check_timeout": 1000,
-    "health_check_max_retries": 1,
-    "health_check_retry_delay": 500,
-    "node_considered_unhealthy_timeout": 2000,
-    "primary_demote_timeout": 3000,
-}
-
-
-class AutoFailoverFormation:
-    """A pg_auto_failover formation on this machine: a monitor and `nodes`
-    PostgreSQL nodes, each `pg_autoctl create ... --run` in a process group
-    of its own (its keeper and its PostgreSQL), as the postgres user when we
-    are root (pg_autoctl runs initdb and postgres, which refuse root; the
-    sockets go to the default socket folder, /var/run/postgresql, which
-    that user may write: see autoctl_problem()). Everything else is in
-    one temporary folder (the clusters, pg_autoctl's configuration and state
-    through XDG_CONFIG_HOME/XDG_DATA_HOME, the logs); everything listens on
-    127.0.0.1 only, authentication is trust, no SSL.
-
-        f = AutoFailoverFormation().start()   # the first node primary, the others secondaries
-        f.conninfo()        # the formation's multi-host string (target_session_attrs=read-write)
-        f.primary()         # the primary's node name ('node1')
-        f.kill_node(name)   # SIGKILL to the node's keeper and PostgreSQL: the machine died
-        f.wait_states({...})
-        f.cleanup()
-
-    Nodes are named node1, node2...; the first is the primary. The nodes are
-    made one after the other: the first initdb's, the others pg_basebackup's
-    from the primary. Replication is synchronous as pg_auto_failover sets it
-    up by default (synchronous_standby_names = 'ANY 1 (...)' while a
-    secondary is healthy), so an acknowledged commit survives the primary.
-    """
-
-    def __init__(self, nodes=2, monitor_settings=None):
-        self.node_count = nodes
-        self.monitor_settings = dict(FAST_FAILOVER if monitor_settings is None else monitor_settings)
-        self.base = None
-        self.monitor_port = None
-        self.ports = {}  # node name -> port
-        self.procs = {}  # "monitor" or a node name -> its pg_autoctl Popen (a process group leader)
-        self.killed = set()
-        self._watchdog_fd = None
-        self._logs = {}
-
-    # ---- life cycle -------------------------------------------------------
-
-    def start(self, timeout=90):
-        problem = autoctl_problem()
-        if problem:
-            raise PgError(problem)
-        self.base = tempfile.mkdtemp(prefix="pogi-paf-", dir=_temp_parent())
-        os.chmod(self.base, 0o755)
-        _chown_to_pg_user(self.base)
-        self._watchdog_fd = _start_watchdog(self.base)
-        deadline = time.monotonic() + timeout
-        try:
-            self.monitor_port = free_port()
-            self._spawn("monitor", ["create", "monitor", "--pgdata", self._pgdata("monitor"),
-                                    "--pgport", str(self.monitor_port), "--hostname", LOCALHOST,
-                                    "--listen", LOCALHOST, "--auth", "trust", "--no-ssl"])
-            self._wait(deadline, "the monitor", lambda: self._monitor_sql(
-                "SELECT count(*) FROM pgautofailover.formation", check=False).returncode == 0)
-            for name, value in self.monitor_settings.items():
-                self._monitor_sql("ALTER SYSTEM SET pgautofailover.%s = %s" % (name, value))
-            self._monitor_sql("SELECT pg_reload_conf()")
-            for i in range(1, self.node_count + 1):
-                name = "node%d" % i
-                if i > 1:
-                    # pg_basebackup of the new node starts with a spread
-                    # checkpoint (about 7 s after initdb): one now is quick.
-                    self.psql("node1", "CHECKPOINT")
-                self.ports[name] = free_port()
-                self._spawn(name, ["create", "postgres", "--pgdata", self._pgdata(name),
-                                   "--pgport", str(self.ports[name]), "--pghost", LOCALHOST,
-                                   "--listen", LOCALHOST, "--hostname", LOCALHOST, "--name", name,
-                                   "--dbname", "postgres", "--auth", "trust", "--no-ssl",
-                                   "--monitor", self.monitor_uri()])
-                # One node at a time: the first must be the primary.
-                want = {"node%d" % j: "secondary" for j in range(2, i + 1)}
-                want["node1"] = "primary" if i > 1 else "single"
-                self.wait_states(want, timeout=max(1, deadline - time.monotonic()))
-        except BaseException:
-            self.cleanup()
-            raise
-        return self
-
-    def _pgdata(self, name):
-        return os.path.join(self.base, name)
-
-    def _env(self):
-        env = _clean_env()
-        env.update({"HOME": self.base, "XDG_CONFIG_HOME": os.path.join(self.base, "config"),
-                    "XDG_DATA_HOME": os.path.join(self.base, "share"),
-                    "XDG_RUNTIME_DIR": os.path.join(self.base, "run"),
-                    "PATH": PG_BIN + os.pathsep + env.get("PATH", "/usr/bin:/bin")})
-        return env
-
-    def _spawn(self, name, args):
-        log = open(os.path.join(self.base, name + ".log"), "w")
-        self._logs[name] = log
-        proc = subprocess.Popen([autoctl_bin()] + args + ["--pgctl", os.path.join(PG_BIN, "pg_ctl"), "--run"],
-                                cwd=self.base, env=self._env(), stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True, **_pg_user())
-        self.procs[name] = proc
-        # For the watchdog: the process groups to stop if this process dies.
-        with open(os.path.join(self.base, "pgids"), "a") as f:
-            f.write("%d\n" % proc.pid)
-
-    def _wait(self, deadline, what, ready):
-        while not ready():
-            for name, proc in self.procs.items():
-                if proc.poll() is not None and name not in self.killed:
-                    raise PgError("pg_autoctl of %s exited with %s while waiting for %s:\n%s"
-                                  % (name, proc.returncode, what, self.log_text(name)[-3000:]))
-            if time.monotonic() > deadline:
-                raise PgError("timed out waiting for %s; states: %r\n%s"
-                              % (what, self.states(), "\n".join("--- %s:\n%s" % (n, self.log_text(n)[-2000:])
-                                                                for n in self.procs)))
-            time.sleep(0.1)
-
-    def kill_node(self, name):
-        """SIGKILL to every process of the node (its keeper, its PostgreSQL
-        and the PostgreSQL's backends): the node is gone as if its machine
-        had died, nobody told."""
-        proc = self.procs[name]
-        self.killed.add(name)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        _stop_process_group(proc.pid, grace=5, leader=proc, term=False)  # waits until they are gone
-
-    def cleanup(self):
-        """Stops every node and the monitor (SIGTERM: pg_autoctl stops its
-        PostgreSQL); the folder is removed in the background by the
-        watchdog (its clusters were written with fsync, by initdb and
-        pg_basebackup, and removing them takes seconds here)."""
-        if self.base is None:
-            return
-        try:
-            # All at once: one after the other takes seconds each.
-            for proc in self.procs.values():
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-            for proc in self.procs.values():
-                _stop_process_group(proc.pid, grace=10, leader=proc, term=False)
-            for name in self.procs:
-                self._remove_leftovers(name)
-        finally:
-            for log in self._logs.values():
-                log.close()
-            if self._watchdog_fd is not None:
-                os.close(self._watchdog_fd)  # the watchdog removes the folder
-                self._watchdog_fd = None
-            else:
-                shutil.rmtree(self.base, ignore_errors=True)
-            self.base = None
-
-    def _remove_leftovers(self, name):
-        """Removes what the PostgreSQL of a node (or of the monitor) left if
-        it was killed with SIGKILL, for a next start that never comes: its
-        small System V segment (postmaster.pid's 7th line: key and id), its
-        socket and the socket's lock file in the socket folder (pg_autoctl
-        leaves unix_socket_directories at the default, /var/run/postgresql
-        on Debian: shared, so only the lock file naming this data folder)."""
-        pgdata = self._pgdata(name)
-        try:
-            with open(os.path.join(pgdata, "postmaster.pid")) as f:
-                lines = f.read().splitlines()
-            if _running(int(lines[0])):
-                return  # not ours to touch (nor a leftover)
-            subprocess.run(["ipcrm", "-m", lines[6].split()[1]], capture_output=True, timeout=10)
-            for folder in lines[4].split(","):  # unix_socket_directories' first, as PostgreSQL writes it
-                lock = os.path.join(folder.strip(), ".s.PGSQL.%d.lock" % int(lines[3]))
-                with open(lock) as f:
-                    if f.read().splitlines()[1] == pgdata:
-                        os.unlink(lock[:-len(".lock")])
-                        os.unlink(lock)
-        except (OSError, IndexError, ValueError, subprocess.SubprocessError):
-            pass
-        try:
-            # Nor may the watchdog's pg_ctl stop signal whatever process
-            # has that pid now.
-            os.unlink(os.path.join(pgdata, "postmaster.pid"))
-        except OSError:
-            pass
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.cleanup()
-
-    # ---- state ------------------------------------------------------------
-
-    def monitor_uri(self):
-        return "postgres://autoctl_node@%s:%d/pg_auto_failover?sslmode=disable" % (LOCALHOST, self.monitor_port)
-
-    def _monitor_sql(self, sql, check=True):
-        return psql("host=%s port=%d dbname=pg_auto_failover user=%s" % (LOCALHOST, self.monitor_port, SUPERUSER),
-                    sql, check=check)
-
-    def states(self):
-        """{node name: (reported state, assigned state)} as the monitor sees them."""
-        cp = self._monitor_sql("SELECT nodename, reportedstate, goalstate FROM pgautofailover.node", check=False)
-        if cp.returncode != 0:
-            return {}
-        out = {}
-        for line in cp.stdout.splitlines():
-            name, reported, goal = line.split("|")
-            out[name] = (reported, goal)
-        return out
-
-    def wait_states(self, want, timeout=60):
-        """Waits until each node of `want` ({name: state}) reports and is
-        assigned that state."""
-        def ready():
-            states = self.states()
-            return all(states.get(n) == (s, s) for n, s in want.items())
-        self._wait(time.monotonic() + timeout, "states %r" % want, ready)
-
-    def primary(self):
-        """The name of the node the monitor has as primary (or None)."""
-        for name, (reported, goal) in self.states().items():
-            if reported == goal and reported in ("single", "wait_primary", "primary"):
-                return name
-        return None
-
-    def conninfo(self, dbname="postgres"):
-        """The formation's libpq string: every node, read-write wanted (what
-        `pg_autoctl show uri --formation default` gives, as key=value)."""
-        names = sorted(self.ports)
-        return ("host=%s port=%s dbname=%s user=%s target_session_attrs=read-write"
-                % (",".join(LOCALHOST for _ in names), ",".join(str(self.ports[n]) for n in names),
-                   dbname, SUPERUSER))
-
-    def node_conninfo(self, name, dbname="postgres"):
-        return "host=%s port=%d dbname=%s user=%s" % (LOCALHOST, self.ports[name], dbname, SUPERUSER)
-
-    def psql(self, name, sql, check=True):
-        return psql(self.node_conninfo(name), sql, check=check)
-
-    def formation_uri(self):
-        """`pg_autoctl show uri --formation default`'s answer."""
-        cp = subprocess.run([autoctl_bin(), "show", "uri", "--formation", "default",
-                             "--pgdata", self._pgdata("monitor")],
-                            capture_output=True, text=True, env=self._env(), cwd=self.base, timeout=30,
-                            stdin=subprocess.DEVNULL, **_pg_user())
-        if cp.returncode != 0:
-            raise PgError("pg_autoctl show uri failed: %s" % cp.stderr.strip())
-        return cp.stdout.strip()
-
-    def log_text(self, name):
-        try:
-            with open(os.path.join(self.base, name + ".log"), errors="replace") as f:
-                return f.read()
-        except (OSError, TypeError):
-            return ""
-
-
 # ---- command line ---------------------------------------------------------
 
 def _run(command):
@@ -873,126 +481,7 @@ def _run(command):
         pg.cleanup()
 
 
-def _start_watchdog(base):
-    """Starts the watchdog of folder `base`; returns the descriptor whose
-    closing (or this process's end) sets it off.
-
-    The watchdog waits for EOF on a pipe whose only writer is this process
-    (the descriptor is close-on-exec, so pogi and the other children do not
-    hold it): when this process ends, however it ends, the watchdog stops
-    what runs in the folder and removes it. It detaches (forks, and its
-    parent exits) so that killing this process's children does not take it
-    along."""
-    r, w = os.pipe()
-    try:
-        subprocess.run([sys.executable, os.path.abspath(__file__), "_watchdog", base],
-                       stdin=r, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       start_new_session=True, timeout=30, check=True)
-    finally:
-        os.close(r)
-    return w
-
-
-def _group_alive(pgid):
-    """Whether process group `pgid` has a process that is not a zombie. A
-    zombie counts as a member of its group until reaped, and the orphans
-    among them (a killed PostgreSQL's backends) wait for process 1 to reap
-    them, which here may take seconds."""
-    try:
-        pids = [p for p in os.listdir("/proc") if p.isdigit()]
-    except OSError:  # no /proc: any member, zombie or not
-        try:
-            os.killpg(pgid, 0)
-            return True
-        except ProcessLookupError:
-            return False
-    for pid in pids:
-        try:
-            with open("/proc/%s/stat" % pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue  # gone meanwhile
-        if int(fields[2]) == pgid and fields[0] != "Z":  # state, ppid, pgrp
-            return True
-    return False
-
-
-def _running(pid):
-    """Whether process `pid` exists and is not a zombie."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        try:
-            os.kill(pid, 0)
-            return True
-        except ProcessLookupError:
-            return False
-
-
-def _stop_process_group(pgid, grace=15, leader=None, term=True):
-    """Stops process group `pgid`: SIGTERM to each of its processes,
-    SIGKILL to those still there after `grace` seconds. True once the group
-    is gone (zombies aside). leader: the group leader's Popen when it is our
-    child, reaped meanwhile. term=False: the group had its SIGTERM already."""
-    def gone(wait):
-        deadline = time.monotonic() + wait
-        while True:
-            if leader is not None:
-                leader.poll()
-            if not _group_alive(pgid):
-                return True
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.05)
-
-    for sig, wait in ((signal.SIGTERM if term else 0, grace), (signal.SIGKILL, 5)):
-        try:
-            os.killpg(pgid, sig)
-        except ProcessLookupError:
-            return True
-        if gone(wait):
-            return True
-    return False
-
-
-def _watchdog(base):
-    """`_watchdog BASE` (started by PgServer and AutoFailoverFormation):
-    detach, wait for EOF on stdin, then stop the process groups listed in
-    BASE/pgids (pg_autoctl's), the server in BASE/data and any in BASE/*/,
-    and remove BASE."""
-    if os.fork() != 0:
-        os._exit(0)
-    try:
-        while os.read(0, 4096):
-            pass
-    except OSError:
-        pass
-    try:
-        with open(os.path.join(base, "pgids")) as f:
-            for pgid in f.read().split():
-                _stop_process_group(int(pgid))
-    except Exception:  # noqa: BLE001 -- best effort, nobody to tell
-        pass
-    datas = [os.path.join(base, "data")]
-    try:
-        datas += [os.path.join(base, d) for d in sorted(os.listdir(base)) if d != "data"]
-    except OSError:
-        pass
-    for data in datas:
-        if os.path.exists(os.path.join(data, "postmaster.pid")):
-            try:
-                _run_as_pg([os.path.join(PG_BIN, "pg_ctl"), "-D", data, "stop", "-m", "immediate", "-w"],
-                           cwd="/", timeout=60)
-            except Exception:  # noqa: BLE001 -- best effort, nobody to tell
-                pass
-    shutil.rmtree(base, ignore_errors=True)
-    os._exit(0)
-
-
 def main(argv):
-    if len(argv) >= 2 and argv[0] == "_watchdog":
-        _watchdog(argv[1])
     if argv[:1] == ["run"]:
         command = argv[1:]
         if command[:1] == ["--"]:

@@ -62,7 +62,9 @@ class Reference:
             return self.client.send(op, body)
         except (OSError, http.client.HTTPException):
             try:
-                self.server.proc.wait(timeout=3)  # the connection can drop before the exit is seen
+                # The connection can drop before the exit is seen; 30 s only
+                # says "it never exited" (a busy machine may take seconds).
+                self.server.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 raise RuntimeError("dynalite dropped the connection but did not exit") from None
             stderr = self.server.proc.stderr.read().decode(errors="replace").strip().splitlines()

@@ -9,7 +9,9 @@ ATTRS = [{"AttributeName": "pk", "AttributeType": "S"}]
 
 def wait_item(ddb, name, key, want, timeout=10):
     """Polls GetItem until the item's `v` is `want` (None: the item is gone),
-    at most `timeout` seconds; returns the item last read (None: none)."""
+    at most `timeout` seconds; returns the item last read (None: none). The
+    default is 50 times the default replication lag (200 ms,
+    docs/operations.md)."""
     deadline = time.time() + timeout
     while True:
         item = ddb.get_item(TableName=name, Key={"pk": {"S": key}}, ConsistentRead=True).get("Item")

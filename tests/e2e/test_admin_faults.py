@@ -114,13 +114,16 @@ class Faults(ServerTestCase):
 
     @direct_only("through pogi gateway a rule meets the request at the engine's gRPC door: a cut answers 503")
     def test_latency_and_disconnect(self):
-        self.add("--operation", "GetItem", "--latency", "300ms", "--count", "1")
+        slow = self.add("--operation", "GetItem", "--latency", "300ms", "--count", "1")
         t = time.monotonic()
         self.ddb.get_item(TableName="f-a", Key={"pk": {"S": "k"}})
+        # The rule's promise is a floor: a busy machine only adds to it.
         self.assertGreaterEqual(time.monotonic() - t, 0.3)
-        t = time.monotonic()
+        # --count 1: the next GetItem is matched, not delayed (counted, not
+        # timed: a busy machine may take 0.3 s for any call).
         self.ddb.get_item(TableName="f-a", Key={"pk": {"S": "k"}})
-        self.assertLess(time.monotonic() - t, 0.3)
+        r = self.rules()[slow]
+        self.assertEqual((r.matched, r.fired), (2, 1))
         rule = self.add("--operation", "PutItem", "--disconnect", "--count", "1")
         with self.assertRaises(botocore.exceptions.ConnectionClosedError):
             self.put()

@@ -112,10 +112,12 @@ class Metrics(ServerTestCase):
                 pass
         t = threading.Thread(target=read)
         t.start()
-        time.sleep(0.3)
-        self.ddb.put_item(TableName="met-t", Item={"pk": {"S": "tail"}})
+        # The tail shows what is answered once it is subscribed, and the
+        # client cannot see when that is: puts until one shows (a wait, not
+        # a sleep a busy machine may outrun), then a delete ends the reader.
+        self.put_until("PutItem in the tail", lambda: any(e.operation == "PutItem" for e in list(events)), "tail")
         self.ddb.delete_item(TableName="met-t", Key={"pk": {"S": "tail"}})
-        t.join(10)
+        t.join(30)
         stream.cancel()
         ops = [e.operation for e in events]
         self.assertIn("PutItem", ops)
@@ -125,15 +127,26 @@ class Metrics(ServerTestCase):
         # The CLI: lines as requests are answered.
         proc = subprocess.Popen([pogi_bin(), "tail", "--host", "127.0.0.1", "--grpc-port",
                                  str(self.server.grpc_port)], stdout=subprocess.PIPE, text=True)
+        lines = []
+        reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)
+        reader.start()
         try:
-            time.sleep(0.5)
-            self.ddb.put_item(TableName="met-t", Item={"pk": {"S": "cli"}})
-            line = proc.stdout.readline()
-            self.assertIn("PutItem", line)
-            self.assertIn("met-t", line)
+            self.put_until("line from pogi tail", lambda: lines, "cli")
+            self.assertIn("PutItem", lines[0])
+            self.assertIn("met-t", lines[0])
         finally:
             proc.kill()
             proc.wait()
+
+    def put_until(self, what, seen, pk):
+        """PutItem of pk every 0.2 s until seen() is true; 30 s at most."""
+        deadline = time.monotonic() + 30
+        while True:
+            self.ddb.put_item(TableName="met-t", Item={"pk": {"S": pk}})
+            time.sleep(0.2)
+            if seen():
+                return
+            self.assertLess(time.monotonic(), deadline, "no %s within 30 s" % what)
 
 
 if __name__ == "__main__":

@@ -279,7 +279,9 @@ class Edge(ServerTestCase):
             with self.subTest(method=method, target=target):
                 _, headers, _ = self.server.raw(body, target=target, method=method)
                 when = email.utils.parsedate_to_datetime(headers["date"])
-                self.assertLess(abs(when.timestamp() - time.time()), 5)
+                # The current time (to the second), not a fixed or stale one:
+                # 60 s leaves a busy machine room between answer and check.
+                self.assertLess(abs(when.timestamp() - time.time()), 60)
 
 
 class AllowUnsigned(ServerTestCase):

@@ -101,7 +101,9 @@ class Strong(ServerTestCase):
         name = self.unique("mrsc")
         create(self.east, name)
         make_strong(self.east, name)
-        self.lag("1500ms")
+        # The writes below from the other region fall within the lag: they
+        # take milliseconds, and 3 s leaves a busy machine room.
+        self.lag("3s")
         self.east.put_item(TableName=name, Item=item("east"))
         # The same item from the other replica's region while the first
         # write's replication is under way.
@@ -115,7 +117,7 @@ class Strong(ServerTestCase):
         self.assertEqual(got["v"]["S"], "east")
         self.ohio.put_item(TableName=name, Item=item("other", key="k2"))
         self.east.put_item(TableName=name, Item=item("east again"))
-        time.sleep(1.7)
+        time.sleep(3.2)  # past the lag (wall time: slowness only lengthens it)
         self.ohio.put_item(TableName=name, Item=item("ohio later"))
         got = self.east.get_item(TableName=name, Key={"pk": {"S": "k"}}, ConsistentRead=True)["Item"]
         self.assertEqual(got["v"]["S"], "ohio later")

@@ -22,6 +22,7 @@ import relay  # noqa: E402
 import s3_server  # noqa: E402
 import test_exports as exports  # noqa: E402  (its helpers; its tests are not collected here)
 
+SLOW_ITEMS = 40000  # test_import_in_progress_then_cancelled's object
 ITEM_VALIDATION = ("Some of the items failed validation checks and were not imported. "
                    "Please check CloudWatch error logs for more details.")
 
@@ -353,7 +354,10 @@ class S3ServerImportsTest(ImportsTestBase):
         return "".join(line({"pk": {"S": "%s-%06d" % (tag, i)}, "pad": {"S": "x" * 100}}) for i in range(n)).encode()
 
     def test_import_in_progress_then_cancelled(self):
-        self.upload("imports-in", "slow/a.json", self.many_lines(8000, "a"))  # ~1 MB: some seconds through the relay
+        # ~4.6 MB: over 20 s through the relay (2 KB per 10 ms at most), so
+        # the checks and the cancel below, a second or two on a busy
+        # machine, land while it runs.
+        self.upload("imports-in", "slow/a.json", self.many_lines(SLOW_ITEMS, "a"))
         t = self.unique("slow")
         d = self.start("imports-in", "slow/", params(t))
         running = wait_import(self.ddb, d["ImportArn"], until=lambda x: x.get("ProcessedItemCount", 0) > 0)
@@ -369,7 +373,7 @@ class S3ServerImportsTest(ImportsTestBase):
         self.assertEqual((cp.returncode, cp.stdout.split()), (0, [d["ImportArn"], "CANCELLING"]), cp.stderr)
         done = wait_import(self.ddb, d["ImportArn"])
         self.assertEqual(done["ImportStatus"], "CANCELLED", done)
-        self.assertLess(done["ProcessedItemCount"], 8000)
+        self.assertLess(done["ProcessedItemCount"], SLOW_ITEMS)
         self.assertClientError(self.ddb.describe_table, "ResourceNotFoundException", TableName=t)
         cp = self.server.admin("jobs", "cancel", d["ImportArn"])
         self.assertNotEqual(cp.returncode, 0)

@@ -20,7 +20,10 @@ def json_lines(text):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def wait_for(predicate, timeout=5.0):
+def wait_for(predicate, timeout=30.0):
+    """predicate's value once true (polled), or its last value after
+    `timeout` s. A line is written as its request is answered: no promised
+    time, so the wait only says "it never came"."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -132,9 +135,13 @@ class RequestLogTest(unittest.TestCase):
         return [l for l in json_lines(self.server.stderr_text()) if l["message"] == "request"]
 
     def test_one_line_per_http_request_with_every_field(self):
-        self.ddb.create_table(TableName="logged", BillingMode="PAY_PER_REQUEST",
-                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-                              KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        created = self.ddb.create_table(TableName="logged", BillingMode="PAY_PER_REQUEST",
+                                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        # Its line is written as it is answered: counted once there (a busy
+        # machine may write it after the client has its answer).
+        created_id = created["ResponseMetadata"]["RequestId"]
+        wait_for(lambda: [l for l in self.request_lines() if l.get("request_id") == created_id])
         before = len(self.request_lines())
         resp = self.ddb.put_item(TableName="logged", Item={"pk": {"S": "a"}, "v": {"N": "1"}})
         request_id = resp["ResponseMetadata"]["RequestId"]

@@ -33,6 +33,10 @@ import pg_server  # noqa: E402
 
 INTERNAL = "InternalServerError"
 PG = None  # this file's PostgreSQL (setUpModule)
+# pogi's promises (docs/postgresql.md), which the time bounds below are
+# twice or more of, for a busy machine:
+CONNECT_TIMEOUT = 2.0  # "within 2 seconds per host": an unreachable database is refused
+STATEMENT_DEADLINE = 10.0  # "a statement unanswered for 10 s" fails its request
 _numbers = itertools.count(1)
 
 
@@ -110,7 +114,7 @@ def no_retry_client(server):
     from botocore.config import Config
     return boto3.client("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1",
                         aws_access_key_id="pogi-test", aws_secret_access_key="pogi-test",
-                        config=Config(retries={"max_attempts": 0}, connect_timeout=5, read_timeout=15))
+                        config=Config(retries={"max_attempts": 0}, connect_timeout=5, read_timeout=60))
 
 
 @need_pg
@@ -133,7 +137,9 @@ class StartRefusals(unittest.TestCase):
         line = one_line(self, cp.stderr, what)
         for text in cause:
             self.assertIn(text, line, what)
-        self.assertLess(took, 5, "%s: refused after %.1f s" % (what, took))
+        # One host: refused within CONNECT_TIMEOUT (a refused connection or
+        # a missing database at once); three times it, start-up included.
+        self.assertLess(took, 3 * CONNECT_TIMEOUT, "%s: refused after %.1f s" % (what, took))
         return line
 
     def test_unreachable_database_fails_fast_in_one_line(self):
@@ -332,7 +338,13 @@ class PostgresOutage(unittest.TestCase):
     """PostgreSQL stops under a write load and comes back; pogi keeps running."""
 
     WRITERS = 4
-    MAX_LATENCY = 5.0  # seconds: "never hangs"
+    # "Never hangs": no answer waits longer than the statement deadline;
+    # twice it. (With PostgreSQL stopped, the answers come at once.)
+    MAX_LATENCY = 2 * STATEMENT_DEADLINE
+    # No promised time: how long the test waits for something that takes
+    # well under a second (pogi serving again, a writer's next answer)
+    # before calling it stuck.
+    PATIENCE = 60.0
 
     def tearDown(self):
         PG.start()  # whatever happened, the next test has its database
@@ -347,7 +359,7 @@ class PostgresOutage(unittest.TestCase):
         lock = threading.Lock()
         acked_puts = {}  # pk -> g
         counters = {}  # worker -> [acknowledged adds, failed adds]
-        events = []  # (time, "ok" | 500) of each answer
+        events = []  # (started, answered, "ok" | 500 | "broken") of each request
         unexpected, slowest = [], [0.0]
         stop = threading.Event()
 
@@ -378,10 +390,10 @@ class PostgresOutage(unittest.TestCase):
                     outcome = "broken"
                     with lock:
                         unexpected.append(repr(e))
-                took = time.monotonic() - started
+                answered = time.monotonic()
                 with lock:
-                    slowest[0] = max(slowest[0], took)
-                    events.append((time.monotonic(), outcome))
+                    slowest[0] = max(slowest[0], answered - started)
+                    events.append((started, answered, outcome))
                     if outcome == "ok":
                         if is_put:
                             acked_puts[pk] = "g%d" % (i % 4)
@@ -392,14 +404,27 @@ class PostgresOutage(unittest.TestCase):
                 if outcome != "ok":
                     time.sleep(0.01)  # no busy loop while the database is away
 
+        def outcomes(started_after, answered_before=float("inf")):
+            with lock:
+                return [o for s, a, o in events if s > started_after and a < answered_before]
+
+        def wait_for(what, predicate):
+            """Polls predicate until true; PATIENCE seconds at most."""
+            deadline = time.monotonic() + self.PATIENCE
+            while not predicate():
+                self.assertLess(time.monotonic(), deadline, "no %s within %.0f s" % (what, self.PATIENCE))
+                time.sleep(0.05)
+
         threads = [threading.Thread(target=writer, args=(w,), daemon=True) for w in range(self.WRITERS)]
         for t in threads:
             t.start()
         time.sleep(0.7)
+        wait_for("write acknowledged before the stop", lambda: "ok" in outcomes(0))
         PG.stop(mode)
-        down_at = time.monotonic()  # stopped: every answer from here on (but one already on its way) is a 500
+        down_at = time.monotonic()  # stopped: every request sent from here on answers 500
         time.sleep(2.0)
-        # A read in the gap answers at once too.
+        wait_for("answers while PostgreSQL is down", lambda: len(outcomes(down_at)) >= self.WRITERS)
+        # A read in the gap answers 500 too, within the deadline.
         probe = no_retry_client(server)
         started = time.monotonic()
         with self.assertRaises(ClientError) as cm:
@@ -410,7 +435,7 @@ class PostgresOutage(unittest.TestCase):
         up_at = time.monotonic()
         PG.start()
         # Back without a restart of pogi: a write and a read go through.
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + self.PATIENCE
         while True:
             try:
                 probe.put_item(TableName="outage", Item={"pk": {"S": "probe"}})
@@ -418,11 +443,12 @@ class PostgresOutage(unittest.TestCase):
                 break
             except ClientError as e:
                 self.assertEqual(e.response["Error"]["Code"], INTERNAL)
-                self.assertLess(time.monotonic(), deadline, "pogi did not serve again within 20 s of "
-                                                            "PostgreSQL's start")
+                self.assertLess(time.monotonic(), deadline, "pogi did not serve again within %.0f s of "
+                                "PostgreSQL's start" % self.PATIENCE)
                 time.sleep(0.1)
-        back_after = time.monotonic() - up_at
+        back_at = time.monotonic()
         time.sleep(0.7)
+        wait_for("write acknowledged after PostgreSQL came back", lambda: "ok" in outcomes(back_at))
         stop.set()
         for t in threads:
             t.join(30)
@@ -431,9 +457,9 @@ class PostgresOutage(unittest.TestCase):
         self.assertEqual(server.proc.pid, pid)
         self.assertEqual(unexpected, [])
         self.assertLess(slowest[0], self.MAX_LATENCY)
-        in_gap = [o for t, o in events if down_at + 0.2 < t < up_at]
+        in_gap = outcomes(down_at, up_at)
         self.assertTrue(in_gap and set(in_gap) == {500}, "answers while PostgreSQL was down: %r" % set(in_gap))
-        after = [o for t, o in events if t > up_at + back_after + 0.1]
+        after = outcomes(back_at)
         self.assertIn("ok", after, "no write acknowledged after PostgreSQL came back")
         self.check(server, acked_puts, counters)
         server.restart()
@@ -441,7 +467,7 @@ class PostgresOutage(unittest.TestCase):
         print("\nPostgreSQL stopped -m %s under load: %d writes answered 500 in the gap, the slowest answer "
               "%.2f s, serving again %.2f s after PostgreSQL's start (then %d of %d writes answered 500); "
               "%d puts and %d adds acknowledged, losses: 0"
-              % (mode, len(in_gap), slowest[0], back_after, after.count(500), len(after), len(acked_puts),
+              % (mode, len(in_gap), slowest[0], back_at - up_at, after.count(500), len(after), len(acked_puts),
                  sum(a for a, _ in counters.values())), file=sys.stderr)
 
     def check(self, server, acked_puts, counters):

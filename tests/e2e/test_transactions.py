@@ -359,6 +359,11 @@ class KillDuringTransactionsTest(unittest.TestCase):
             for t in threads:
                 t.start()
             time.sleep(1.5)
+            # More than 10 acknowledged before the kill, however slow the machine.
+            deadline = time.monotonic() + 60
+            while len(acked) <= 10:
+                self.assertLess(time.monotonic(), deadline, "10 transactions not acknowledged within 60 s")
+                time.sleep(0.01)
             server.kill()
             stop.set()
             for t in threads:

@@ -84,7 +84,7 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
     // DynamoDB answers a GET of its endpoint with a health line naming its
     // regional endpoint, whatever host the client used (note the trailing
     // space); no other path is served. A 200 here is also pogi's readiness
-    // signal (README, docs/admin.md).
+    // signal (docs/flags.md, docs/admin.md).
     std::string_view path = req.target.substr(0, req.target.find('?'));
     if (path != "/") return NotAnApiCall();
     ApiResponse r;

@@ -71,6 +71,12 @@ class PgRows {
 // request this long, not for ever. Statements over a whole table (a backup's
 // copy, a dropped table's rows, a snapshot) may take the long patience.
 inline constexpr int kStatementSeconds = 10;
+// How long a statement may wait for a lock (PostgreSQL's lock_timeout, set
+// for every connection of the pool): shorter than kStatementSeconds, so a
+// write queued behind others on a hot row on a busy machine fails as a
+// conflict (SQLSTATE 55P03) and runs again, instead of passing for a server
+// that stopped answering.
+inline constexpr int kLockWaitSeconds = 5;
 inline constexpr int kBulkStatementSeconds = 600;
 
 // One connection in libpq's pipeline mode: statements whose answers are not

@@ -27,8 +27,11 @@ Result<std::unique_ptr<PgConn>> PgPool::Take() {
   }
   POGI_ASSIGN_OR_RETURN(auto c, PgConn::Connect(conninfo_, schema_));
   // A read is an implicit transaction (PgConn::set_open_batch): one
-  // snapshot for all its statements. Writes say their own isolation.
-  POGI_RETURN_IF_ERROR(c->Run("SET default_transaction_isolation TO 'repeatable read'"));
+  // snapshot for all its statements. Writes say their own isolation. Lock
+  // waits are bounded (kLockWaitSeconds). One statement, one round trip.
+  POGI_RETURN_IF_ERROR(c->Run("SELECT set_config('default_transaction_isolation', 'repeatable read', false), "
+                              "set_config('lock_timeout', '" +
+                              std::to_string(kLockWaitSeconds) + "s', false)"));
   c->counter_shard = shard;
   return c;
 }

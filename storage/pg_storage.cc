@@ -311,7 +311,8 @@ class PgStorage final : public Storage {
 
   // Runs `body` in a write transaction of `kind` on a connection of the pool.
   // A transaction the database refuses for a conflict with a concurrent one
-  // (SQLSTATE 40001, or 40P01 for a deadlock) runs again from the start,
+  // (SQLSTATE 40001, 40P01 for a deadlock, 55P03 for a lock awaited longer
+  // than kLockWaitSeconds) runs again from the start,
   // after a short random pause, until kConflictPatience has passed; so does
   // one a read-only server refused (25006), once, on a new connection, and
   // one whose connection turned out closed before its COMMIT was sent (a
@@ -340,8 +341,8 @@ class PgStorage final : public Storage {
       }
       // A keyed write that read a key as absent meets its concurrent insert
       // as a unique violation.
-      const bool conflict =
-          failure == "40001" || failure == "40P01" || (failure == "23505" && kind == TxnKind::kKeyed);
+      const bool conflict = failure == "40001" || failure == "40P01" || failure == "55P03" ||
+                            (failure == "23505" && kind == TxnKind::kKeyed);
       if (!conflict) return s;
       if (std::chrono::steady_clock::now() >= give_up) {
         return Error(ErrorCode::kTransactionConflict, "Transaction is ongoing for the item");

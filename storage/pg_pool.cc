@@ -29,9 +29,10 @@ Result<std::unique_ptr<PgConn>> PgPool::Take() {
   // A read is an implicit transaction (PgConn::set_open_batch): one
   // snapshot for all its statements. Writes say their own isolation. Lock
   // waits are bounded (kLockWaitSeconds). One statement, one round trip.
-  POGI_RETURN_IF_ERROR(c->Run("SELECT set_config('default_transaction_isolation', 'repeatable read', false), "
-                              "set_config('lock_timeout', '" +
-                              std::to_string(kLockWaitSeconds) + "s', false)"));
+  POGI_RETURN_IF_ERROR(
+      c->Run("SELECT set_config('default_transaction_isolation', 'repeatable read', false), "
+             "set_config('lock_timeout', '" +
+             std::to_string(kLockWaitSeconds) + "s', false)"));
   c->counter_shard = shard;
   return c;
 }

@@ -139,13 +139,12 @@ Status CheckTableKeySchema(const R& req) {
   if (ks.size() == 2 && ks[1].key_type() != "RANGE") {
     return Error::Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
   }
-  // TODO(fidelity): no record of DynamoDB's text for a name defined twice,
-  // nor of its place (here, before the count it would spoil).
+  // DynamoDB's words (behaviours.md 1.2); the place, before the count it
+  // would spoil, is pogi's.
   std::set<std::string> defined;
   for (const auto& a : req.attribute_definitions()) {
     if (!defined.insert(a.attribute_name()).second) {
-      return Error::InvalidParameter("Duplicate AttributeName in AttributeDefinitions: " +
-                                     a.attribute_name());
+      return Error::Validation("Attribute Name is duplicated: " + a.attribute_name());
     }
   }
   if (!LocalIndexesSent(req) && !GlobalIndexesSent(req) && req.vector_indexes_size() == 0 &&

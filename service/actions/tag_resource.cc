@@ -12,8 +12,9 @@ Result<v1::TagResourceResponse> Engine::TagResource(const v1::TagResourceRequest
   CheckTagMembers(c, req.tags(), "tags");
   POGI_RETURN_IF_ERROR(c.Finish());
   POGI_RETURN_IF_ERROR(CheckArnForm(arn, "TagResource"));
-  POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
+  // Before the table is looked up (behaviours.md 1.3); "Atleast" is DynamoDB's.
   if (req.tags_size() == 0) return Error::Validation("Atleast one Tag needs to be provided as Input.");
+  POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
   POGI_RETURN_IF_ERROR(
       ChangeSettings(*table, [&](v1::TableSettings& s) { return MergeTags(req.tags(), s.mutable_tags()); }));
   return v1::TagResourceResponse();

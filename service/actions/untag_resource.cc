@@ -16,11 +16,12 @@ Result<v1::UntagResourceResponse> Engine::UntagResource(const v1::UntagResourceR
   }
   POGI_RETURN_IF_ERROR(c.Finish());
   POGI_RETURN_IF_ERROR(CheckArnForm(arn, "UntagResource"));
-  POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
-  // DynamoDB's wording for an empty TagKeys is not on record; this follows
-  // TagResource's for an empty Tags.
+  // Before the table is looked up, in DynamoDB's words (behaviours.md 1.3).
   if (req.tag_keys_size() == 0)
     return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
+  // A missing table is answered as ListTagsOfResource answers it, naming
+  // the ARN (today's form; the 2020 record of behaviours.md 1.3 names none).
+  POGI_ASSIGN_OR_RETURN(auto table, TableOfArn(req.resource_arn()));
   std::set<std::string> gone(req.tag_keys().begin(), req.tag_keys().end());
   POGI_RETURN_IF_ERROR(ChangeSettings(*table, [&](v1::TableSettings& s) {
     google::protobuf::RepeatedPtrField<v1::Tag> kept;

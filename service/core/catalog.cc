@@ -15,6 +15,15 @@ std::string_view RegionOfArn(std::string_view arn) {
   return arn.substr(0, arn.find(':'));
 }
 
+std::string_view AccountOfArn(std::string_view arn) {
+  std::string_view region = RegionOfArn(arn);
+  if (region.empty() && !arn.starts_with("arn:aws:dynamodb::")) return {};
+  arn.remove_prefix(std::string_view("arn:aws:dynamodb:").size() + region.size());
+  if (!arn.starts_with(':')) return {};
+  arn.remove_prefix(1);
+  return arn.substr(0, arn.find(':'));
+}
+
 namespace {
 
 // A table built by hand (tests) has no region: the home one.

@@ -208,5 +208,8 @@ class Catalog {
 
 // The region of a table ARN ("arn:aws:dynamodb:REGION:..."), or "".
 std::string_view RegionOfArn(std::string_view arn);
+// The account of a DynamoDB ARN (arn:aws:dynamodb:REGION:ACCOUNT:...), or
+// empty when it is none.
+std::string_view AccountOfArn(std::string_view arn);
 
 }  // namespace pogi::service

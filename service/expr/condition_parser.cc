@@ -25,7 +25,11 @@ void Parser::CheckConditionFunction(const PExpr& call) {
     if (call.name == name) arity = n;
   }
   if (arity == 0) {
-    Note(kUnknownFunction, "Invalid function name; function: " + call.name);
+    // The update functions are known, but not here.
+    bool update_function = call.name == "if_not_exists" || call.name == "list_append";
+    Note(kUnknownFunction,
+         update_function ? "The function is not allowed in a condition expression; function: " + call.name
+                         : "Invalid function name; function: " + call.name);
     return;
   }
   if (call.args.size() != arity) {
@@ -127,7 +131,10 @@ bool Parser::ParsePrimary(Condition* out, size_t depth) {
     bool operand_group = false;
     if (close != kNoMatch && close + 1 < tokens_.size()) {
       const Token& after = tokens_[close + 1];
-      operand_group = IsComparator(after.kind) ||
+      // A path going on after the group, "(b.c).d", makes it an operand
+      // too: the syntax error is then on the "." (DynamoDB Local 3.3.1).
+      operand_group = IsComparator(after.kind) || after.kind == TokenKind::kDot ||
+                      after.kind == TokenKind::kLBracket ||
                       (after.kind == TokenKind::kIdentifier &&
                        (EqualsIgnoreCase(after.text, "BETWEEN") || EqualsIgnoreCase(after.text, "IN")));
     }

@@ -4,9 +4,12 @@
 namespace pogi::expr {
 namespace {
 
-bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+// Names and functions start with a letter: DynamoDB answers "_abc" with a
+// syntax error on its "_" (as DynamoDB Local 3.3.1 does, whose parser is
+// DynamoDB's); "_" may follow the first letter.
+bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsIdentPart(char c) { return IsIdentStart(c) || IsDigit(c); }
+bool IsIdentPart(char c) { return IsIdentStart(c) || IsDigit(c) || c == '_'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // Length of the UTF-8 sequence starting with byte `c` (1 for invalid bytes).

@@ -167,10 +167,25 @@ std::optional<int> CompareOrdered(const AttributeValue& a, const AttributeValue&
   }
 }
 
+namespace {
+
+// The length of a string as Java counts it (UTF-16 code units): size("abÿ")
+// is 3 (behaviours.md 1.2), a character above U+FFFF counts 2, as DynamoDB
+// Local 3.3.1 answers.
+int64_t Utf16Length(std::string_view utf8) {
+  int64_t n = 0;
+  for (unsigned char c : utf8) {
+    if ((c & 0xC0) != 0x80) n += c >= 0xF0 ? 2 : 1;  // a lead byte: one character, two units above U+FFFF
+  }
+  return n;
+}
+
+}  // namespace
+
 std::optional<int64_t> SizeOf(const AttributeValue& v) {
   switch (v.value_case()) {
     case AttributeValue::kS:
-      return static_cast<int64_t>(v.s().size());
+      return Utf16Length(v.s());
     case AttributeValue::kB:
       return static_cast<int64_t>(v.b().size());
     case AttributeValue::kSs:

@@ -1,6 +1,8 @@
 // The member-constraint checks and the one place their message is formed.
 #include "service/validate/constraints.h"
 
+#include <algorithm>
+
 namespace pogi::service {
 namespace {
 
@@ -106,9 +108,13 @@ void Constraints::AtMost(std::optional<int64_t> value, int64_t max, std::string_
 
 Status Constraints::Finish() const {
   if (errors_.empty()) return Status::Ok();
-  std::string m = std::to_string(errors_.size()) +
-                  (errors_.size() == 1 ? " validation error detected: " : " validation errors detected: ");
-  for (size_t i = 0; i < errors_.size(); ++i) {
+  // DynamoDB lists ten violations at most, and counts only those it lists
+  // (behaviours.md 1.2).
+  constexpr size_t kMaxListed = 10;
+  size_t listed = std::min(errors_.size(), kMaxListed);
+  std::string m = std::to_string(listed) +
+                  (listed == 1 ? " validation error detected: " : " validation errors detected: ");
+  for (size_t i = 0; i < listed; ++i) {
     if (i) m += "; ";
     m += errors_[i];
   }
@@ -144,14 +150,15 @@ void CheckItemTableName(Constraints& c, const std::string* name, std::string_vie
     return;
   }
   c.Required(name != nullptr, path);
-  // Today's answer for '' (one error, minimum 1); 2020's was the pattern
-  // error and "greater than or equal to 3".
+  // Today's answers (behaviours.md 1.2): '' gets the one error of a minimum
+  // of 1 (2020's was the pattern error and "greater than or equal to 3");
+  // 'xx' the minimum of 3, and 'a;' the pattern error as well.
   if (name && name->empty()) {
     c.Length(name, 1, 255, path);
     return;
   }
   c.NamePattern(name, path);
-  c.Length(name, 1, 255, path);
+  c.Length(name, 3, 255, path);
 }
 
 Status CheckCapacityBounds(const v1::ProvisionedThroughput& p) {

@@ -71,10 +71,10 @@ void CheckTableName(Constraints& c, const std::string* name, std::string_view pa
 // when resolved (ResolveTableName); anything else is a table name.
 void CheckTableNameOrArn(Constraints& c, const std::string* name, std::string_view path = "tableName");
 // The table name of an item operation (GetItem, PutItem, UpdateItem,
-// DeleteItem, Query, Scan), which today's DynamoDB holds to its TableArn
-// shape: an empty name is only "length greater than or equal to 1" (no
-// pattern error), a short one passes to the table lookup; the pattern and the
-// 255-character bound stay for a name that is not an ARN.
+// DeleteItem, Query, Scan): an empty name is only "length greater than or
+// equal to 1" (no pattern error); any other name that is not an ARN is held
+// to the pattern and to 3-255 characters, both errors listed together
+// (behaviours.md 1.2, recorded 2026-12).
 void CheckItemTableName(Constraints& c, const std::string* name, std::string_view path = "tableName");
 
 // DynamoDB's upper bound on provisioned capacity units.

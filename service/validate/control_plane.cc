@@ -173,6 +173,16 @@ Status CheckArnForm(const std::string* arn, std::string_view op) {
                                                ":user/pogi is not authorized to perform: dynamodb:" +
                                                std::string(op) + " on resource: " + *arn);
   }
+  // A table of another account (behaviours.md 1.2): the caller may not act
+  // on it, whether or not it exists. The words after the resource are those
+  // of AWS's denials for want of a resource-based policy.
+  std::string_view account = AccountOfArn(*arn);
+  if (arn->starts_with("arn:aws:dynamodb:") && !account.empty() && account != AccountId()) {
+    return Error(ErrorCode::kAccessDenied,
+                 "User: arn:aws:iam::" + AccountId() + ":user/pogi is not authorized to perform: dynamodb:" +
+                     std::string(op) + " on resource: " + *arn +
+                     " because no resource-based policy allows the dynamodb:" + std::string(op) + " action");
+  }
   return Status::Ok();
 }
 

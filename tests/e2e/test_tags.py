@@ -88,6 +88,12 @@ class TagsTest(ServerTestCase):
         self.assertClientError(self.ddb.untag_resource, "ResourceNotFoundException",
                                "Requested resource not found: ResourcArn: %s not found" % missing,
                                ResourceArn=missing, TagKeys=["k"])
+        # Empty Tags and TagKeys are refused before the table is looked up.
+        self.assertClientError(self.ddb.tag_resource, "ValidationException",
+                               "Atleast one Tag needs to be provided as Input.", ResourceArn=missing, Tags=[])
+        self.assertClientError(self.ddb.untag_resource, "ValidationException",
+                               "Atleast one Tag Key needs to be provided as Input.", ResourceArn=missing,
+                               TagKeys=[])
         self.assertClientError(self.ddb.tag_resource, "ValidationException",
                                message_contains="aws:", ResourceArn=arn, Tags=[{"Key": "aws:x", "Value": "v"}])
         self.assertClientError(
@@ -102,6 +108,22 @@ class TagsTest(ServerTestCase):
             ResourceArn=arn, Tags=[{"Key": "k", "Value": "v" * 257}])
         status, body = self.server.call("TagResource", {"Tags": [{"Key": "k", "Value": "v"}]})
         self.assertEqual((status, body["message"]), (400, "Invalid TableArn"))
+
+    def test_another_accounts_table_is_denied(self):
+        # behaviours.md 1.2: the caller may not act on another account's
+        # table, whether it exists or not, before any lookup.
+        name = self.create_table()
+        parts = self.arn(name).split(":")
+        self.assertEqual(parts[4], "000000000000")  # pogi's own account, DynamoDB Local's
+        parts[4] = "123456789012"
+        other = ":".join(parts)
+        for call, kw in ((self.ddb.list_tags_of_resource, {}),
+                         (self.ddb.tag_resource, {"Tags": [{"Key": "k", "Value": "v"}]}),
+                         (self.ddb.untag_resource, {"TagKeys": ["k"]})):
+            for arn in (other, other + "-missing"):
+                self.assertClientError(call, "AccessDeniedException", message_contains="is not authorized to perform",
+                                       ResourceArn=arn, **kw)
+        self.assertEqual(self.ddb.list_tags_of_resource(ResourceArn=self.arn(name))["Tags"], [])
 
     def test_cli(self):
         name = self.create_table()

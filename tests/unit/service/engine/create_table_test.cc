@@ -239,7 +239,7 @@ TEST_F(EngineTest, CreateTableDuplicateAttributeDefinition) {
   auto req = TableRequest("tbl");
   AddDef(&req, "pk", "N");
   EXPECT_EQ(CreateError(*engine_, req),
-            "One or more parameter values were invalid: Duplicate AttributeName in AttributeDefinitions: pk");
+            "Attribute Name is duplicated: pk");  // behaviours.md 1.2
 }
 
 TEST_F(EngineTest, CreateTableKeyOrder) {

@@ -71,5 +71,13 @@ TEST(ExprEvalTest, Functions) {
   EXPECT_FALSE(Eval("size(absent) < :three", item, v));
 }
 
+// size() of a string counts what Java counts: UTF-16 code units (behaviours.md
+// 1.2; DynamoDB Local 3.3.1 answers the same).
+TEST(ExprEvalTest, SizeOfAStringCountsCharacters) {
+  AttributeMap item = Item({{"s", S("ab\xC3\xBF")}, {"e", S("a\xF0\x9F\x98\x80")}});
+  EXPECT_TRUE(Eval("size(s) = :n", item, Item({{":n", N("3")}})));
+  EXPECT_TRUE(Eval("size(e) = :n", item, Item({{":n", N("3")}})));
+}
+
 }  // namespace
 }  // namespace pogi::expr

@@ -111,6 +111,41 @@ TEST(ExprParserTest, ReservedWords) {
   EXPECT_EQ(ProjError("a, #n", env), "OK");
 }
 
+// Recorded from DynamoDB Local 3.3.1, whose expression parser is DynamoDB's.
+TEST(ExprParserTest, NamesAndFunctionsStartWithALetter) {
+  EXPECT_EQ(UpdateError("SET _abc = :v"),
+            "Invalid UpdateExpression: Syntax error; token: \"_\", near: \"SET _abc\"");
+  EXPECT_EQ(UpdateError("SET 123a = :v"),
+            "Invalid UpdateExpression: Syntax error; token: \"123\", near: \"SET 123a\"");
+  EXPECT_EQ(UpdateError("SET a = _f(b)"),
+            "Invalid UpdateExpression: Syntax error; token: \"_\", near: \"= _f\"");
+  EXPECT_EQ(CondError("a = _b"), "Invalid FilterExpression: Syntax error; token: \"_\", near: \"= _b\"");
+  EXPECT_EQ(ProjError("a, _b"), "Invalid ProjectionExpression: Syntax error; token: \"_\", near: \", _b\"");
+  // After the first letter "_" is a name's own.
+  EXPECT_EQ(ProjError("a_b, c_"), "OK");
+}
+
+TEST(ExprParserTest, APathCannotGoOnAfterParentheses) {
+  EXPECT_EQ(CondError("((b.c)).d = :v"),
+            "Invalid FilterExpression: Syntax error; token: \".\", near: \").d\"");
+  EXPECT_EQ(CondError("(a).b = :v"), "Invalid FilterExpression: Syntax error; token: \".\", near: \").b\"");
+}
+
+TEST(ExprParserTest, UpdateFunctionsAreNotAllowedInConditions) {
+  EXPECT_EQ(CondError("if_not_exists(a, b) = b"),
+            "Invalid FilterExpression: The function is not allowed in a condition expression; function: "
+            "if_not_exists");
+  EXPECT_EQ(CondError("size(a) = list_append(b, c)"),
+            "Invalid FilterExpression: The function is not allowed in a condition expression; function: "
+            "list_append");
+  // The first bad function wins, whichever its kind.
+  EXPECT_EQ(CondError("foo(a) = if_not_exists(b, c)"),
+            "Invalid FilterExpression: Invalid function name; function: foo");
+  EXPECT_EQ(CondError("if_not_exists(b, c) = foo(a)"),
+            "Invalid FilterExpression: The function is not allowed in a condition expression; function: "
+            "if_not_exists");
+}
+
 TEST(ExprParserTest, FunctionErrors) {
   EXPECT_EQ(CondError("a=a and whatever((:things)) > a"),
             "Invalid FilterExpression: Invalid function name; function: whatever");

@@ -26,6 +26,23 @@ class EntryOrder {
   virtual bool Sort(std::vector<const std::string*>& names) const = 0;
 };
 
+// Maps whose orders are known as lists of their names (the map literals of
+// a PartiQL statement, as its parser met them).
+class ListedEntryOrder final : public EntryOrder {
+ public:
+  // `outer`: asked about maps not listed (the request's own, when a
+  // statement's parameters hold maps).
+  ListedEntryOrder(const std::vector<std::vector<std::string>>* maps, const EntryOrder* outer)
+      : maps_(maps), outer_(outer) {}
+  // The order of the listed map of exactly `names` (not known when two that
+  // disagree are listed), else the outer order's answer.
+  bool Sort(std::vector<const std::string*>& names) const override;
+
+ private:
+  const std::vector<std::vector<std::string>>* maps_;
+  const EntryOrder* outer_;
+};
+
 // The calling thread's EntryOrder, or null.
 const EntryOrder* CurrentEntryOrder();
 

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "gateway/ordered_answer.h"
 #include "pogi/v1/dynamodb.pb.h"
 #include "service/core/region.h"
 
@@ -70,7 +71,7 @@ Result<std::unique_ptr<google::protobuf::Message>> GrpcBackend::Invoke(
   if (received.Dump(&slices).ok()) {
     for (const auto& s : slices) answer.append(reinterpret_cast<const char*>(s.begin()), s.size());
   }
-  if (!response->ParseFromString(answer)) {
+  if (!ParseKeepingOrder(answer, response.get())) {
     return Error::Internal("the engine at " + engine_ + " answered " + std::string(op.name) +
                            " with bytes that are not a " + response->GetTypeName());
   }
@@ -79,7 +80,7 @@ Result<std::unique_ptr<google::protobuf::Message>> GrpcBackend::Invoke(
 
 Error ErrorOfStatus(const grpc::Status& status, const std::string& engine) {
   v1::ErrorDetail detail;
-  if (!status.error_details().empty() && detail.ParseFromString(status.error_details())) {
+  if (!status.error_details().empty() && ParseKeepingOrder(status.error_details(), &detail)) {
     if (auto code = ErrorCodeOf(detail.type())) {
       Error e(*code, detail.message());
       detail.clear_type();

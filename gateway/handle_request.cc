@@ -121,7 +121,8 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
   }
 
   std::unique_ptr<google::protobuf::Message> request(op->request_prototype->New());
-  if (Status s = JsonToMessage(req.body, request.get()); !s.ok()) {
+  MapKeyOrders attribute_maps;  // the order of the request's items (JsonEntryOrder)
+  if (Status s = JsonToMessage(req.body, request.get(), &attribute_maps); !s.ok()) {
     ApiResponse r = ErrorResponse(s.error());
     r.content_type = content_type;
     return r;
@@ -155,7 +156,7 @@ ApiResponse Dispatch(Backend& backend, const ApiRequest& req, RequestInfo* info)
   service::RequestRegionScope region(
       !engine || service::RegionsMatter() ? service::CredentialRegion(credential) : std::string_view());
   // Validation may ask which of a map's bad entries the client wrote first.
-  JsonEntryOrder entry_order(req.body);
+  JsonEntryOrder entry_order(req.body, &attribute_maps);
   EntryOrderScope entry_order_scope(&entry_order);
   auto result = backend.Invoke(*op, *request);
   if (!result.ok()) {

@@ -305,12 +305,18 @@ Status ReadAttributeValue(JsonRef j, v1::AttributeValue* v, int depth, Slot slot
   return Status::Ok();
 }
 
+// Where JsonToMessage records the key order of attribute maps, if asked.
+thread_local MapKeyOrders* recorded_orders = nullptr;
+
 Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::AttributeValue>* out, int depth,
                         Slot slot) {
   if (!j.is_object()) return MapMismatch(j, slot, AttributeValueJava());
   Status st;
+  std::vector<const std::string*> order;
   j.ForEachMember([&](std::string_view key, JsonRef member) {
-    v1::AttributeValue* v = &(*out)[std::string(key)];
+    auto [entry, added] = out->try_emplace(std::string(key));
+    if (recorded_orders && added) order.push_back(&entry->first);
+    v1::AttributeValue* v = &entry->second;
     if (member.is_null()) {
       service::MarkNullValue(v);  // not an absent entry: DynamoDB refuses it
     } else {
@@ -318,6 +324,7 @@ Status ReadAttributeMap(JsonRef j, google::protobuf::Map<std::string, v1::Attrib
     }
     return st.ok();
   });
+  if (order.size() > 1) recorded_orders->push_back(std::move(order));
   return st;
 }
 
@@ -524,7 +531,19 @@ void WriteAttributeValue(const v1::AttributeValue& v, std::string* out) {
   out->push_back('}');
 }
 
+// The JSON of the serialized Item `proto`, written from its bytes in their
+// order; false (nothing written) when they are not an Item.
+bool WriteItemProto(std::string_view proto, std::string* out) {
+  JsonOut json(out);
+  return AppendItemProtoJson(proto, json);
+}
+
+// A map the engine did not carry in order (value::CarryAttributeMap): a
+// request's echoed keys, a key pogi built, an answer that came through
+// gRPC. Written in the order pogi would store it, so that the same map
+// always reads the same.
 void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeValue>& map, std::string* out) {
+  if (WriteItemProto(value::ItemProto(map), out)) return;
   out->push_back('{');
   bool first = true;
   for (const auto& [k, v] : map) {
@@ -537,9 +556,17 @@ void WriteAttributeMap(const google::protobuf::Map<std::string, v1::AttributeVal
   out->push_back('}');
 }
 
+// An Item, from its carried bytes when it has them.
+void WriteItem(const v1::Item& item, std::string* out) {
+  if (auto carried = value::CarriedAttributeMap(item, v1::Item::kAttributesFieldNumber)) {
+    if (WriteItemProto(*carried, out)) return;
+  }
+  WriteAttributeMap(item.attributes(), out);
+}
+
 // An ItemList as one JSON array: the items of `list` (when there is one),
-// then those of `carried`, a serialized ItemList (value::CarryItemList),
-// written straight from their bytes.
+// those it carries (value::CarryItem), then those of `carried`, a serialized
+// ItemList (value::CarryItemList), written straight from their bytes.
 void WriteItemList(const v1::ItemList* list, std::optional<std::string_view> carried, std::string* out) {
   out->push_back('[');
   bool first = true;
@@ -547,7 +574,12 @@ void WriteItemList(const v1::ItemList* list, std::optional<std::string_view> car
     for (const auto& item : list->items()) {
       if (!first) out->push_back(',');
       first = false;
-      WriteAttributeMap(item.attributes(), out);
+      WriteItem(item, out);
+    }
+    for (std::string_view item : value::CarriedItems(*list, v1::ItemList::kItemsFieldNumber)) {
+      if (!first) out->push_back(',');
+      first = false;
+      if (!WriteItemProto(item, out)) out->append("{}");
     }
   }
   if (carried) {
@@ -596,8 +628,8 @@ void WriteRecords(const Message& m, const FieldDescriptor* f, std::string* out) 
   JsonOut json(out);
   for (int i = 0; i < carried.field_count(); ++i) {
     const auto& u = carried.field(i);
-    if (u.number() != f->number() || u.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
-      continue;
+    bool record = u.number() == f->number() || u.number() == f->number() + value::kCarriedFieldOffset;
+    if (!record || u.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) continue;
     if (!first) json.Put(',');
     first = false;
     if (!AppendRecordJson(u.length_delimited(), json)) {
@@ -666,6 +698,25 @@ bool AlwaysEmitted(const FieldDescriptor* f) {
 
 void WriteField(const Message& m, const FieldDescriptor* f, std::string* out);
 
+// A map<string, AttributeValue> field (an answer's Item, Attributes,
+// LastEvaluatedKey...).
+bool IsAttributeMap(const FieldDescriptor* f) {
+  return f->is_map() && f->message_type()->map_value()->message_type() == v1::AttributeValue::descriptor();
+}
+
+void WriteAttributeMapField(const Message& m, const FieldDescriptor* f, std::string* out) {
+  const Reflection* r = m.GetReflection();
+  const FieldDescriptor* kf = f->message_type()->map_key();
+  const FieldDescriptor* vf = f->message_type()->map_value();
+  google::protobuf::Map<std::string, v1::AttributeValue> map;
+  for (int k = 0; k < r->FieldSize(m, f); ++k) {
+    const Message& e = r->GetRepeatedMessage(m, f, k);
+    map[e.GetReflection()->GetString(e, kf)] =
+        static_cast<const v1::AttributeValue&>(e.GetReflection()->GetMessage(e, vf));
+  }
+  WriteAttributeMap(map, out);
+}
+
 // The value of field `f` of `m` (a map, a list or a single value).
 void WriteField(const Message& m, const FieldDescriptor* f, std::string* out) {
   const Reflection* r = m.GetReflection();
@@ -702,9 +753,7 @@ void WriteMessage(const Message& m, std::string* out) {
   if (d == v1::AttributeValue::descriptor()) {
     return WriteAttributeValue(static_cast<const v1::AttributeValue&>(m), out);
   }
-  if (d == v1::Item::descriptor()) {
-    return WriteAttributeMap(static_cast<const v1::Item&>(m).attributes(), out);
-  }
+  if (d == v1::Item::descriptor()) return WriteItem(static_cast<const v1::Item&>(m), out);
   if (d == v1::NameMap::descriptor()) return WriteField(m, d->field(0), out);
   const Reflection* r = m.GetReflection();
   out->push_back('{');
@@ -713,16 +762,28 @@ void WriteMessage(const Message& m, std::string* out) {
     const FieldDescriptor* f = d->field(i);
     if (IsPogiState(f)) continue;
     std::optional<std::string_view> carried;
+    std::optional<std::string> carried_map;
+    std::vector<std::string_view> carried_item;
     if (f->message_type() == v1::ItemList::descriptor()) {
       carried = value::CarriedItemList(m, f->number());
+    } else if (IsAttributeMap(f)) {
+      carried_map = value::CarriedAttributeMap(m, f->number());
+    } else if (f->message_type() == v1::Item::descriptor() && !f->is_repeated()) {
+      carried_item = value::CarriedItems(m, f->number());
     }
     bool present = f->is_repeated() ? (r->FieldSize(m, f) > 0 || AlwaysEmitted(f)) : r->HasField(m, f);
-    if (!present && !carried) continue;
+    if (!present && !carried && !carried_map && carried_item.empty()) continue;
     if (!first) out->push_back(',');
     first = false;
     WriteString(MemberName(f), out);
     out->push_back(':');
-    if (carried) {
+    if (carried_map && WriteItemProto(*carried_map, out)) {
+      // written in the engine's order
+    } else if (!carried_item.empty() && WriteItemProto(carried_item.front(), out)) {
+      // the same
+    } else if (IsAttributeMap(f)) {
+      WriteAttributeMapField(m, f, out);
+    } else if (carried) {
       WriteItemList(present ? &static_cast<const v1::ItemList&>(r->GetMessage(m, f)) : nullptr, carried, out);
     } else if (IsRecords(f)) {
       WriteRecords(m, f, out);  // present: GetRecordsResponse.records is always written
@@ -735,15 +796,17 @@ void WriteMessage(const Message& m, std::string* out) {
 
 }  // namespace
 
-Status JsonToMessage(std::string_view text, Message* out) {
+Status JsonToMessage(std::string_view text, Message* out, MapKeyOrders* map_orders) {
   out->Clear();
   // One document per thread, its buffers reused from request to request.
   thread_local JsonDoc doc;
   if (!doc.Parse(text)) return Error::Serialization("");
+  recorded_orders = map_orders;
   JsonRef j = doc.root();
   // A body that is not an object is DynamoDB's bare SerializationException.
   Status s = j.is_object() ? ReadMessage(j, out, 0, Slot::kField) : Error::Serialization("");
   doc.Trim();
+  recorded_orders = nullptr;
   return s;
 }
 
@@ -761,7 +824,7 @@ std::string ErrorToJson(const Error& error) {
   if (const v1::ErrorDetail* d = error.detail()) {
     if (d->has_item()) {
       out.append(",\"Item\":");
-      WriteAttributeMap(d->item().attributes(), &out);
+      WriteItem(d->item(), &out);
     }
     if (d->cancellation_reasons_size() > 0) {
       out.append(",\"CancellationReasons\":[");

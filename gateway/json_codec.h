@@ -8,13 +8,22 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.h"
 
 namespace pogi::gateway {
 
-// Fills `out` (cleared first) from a DynamoDB JSON request body.
-Status JsonToMessage(std::string_view json, google::protobuf::Message* out);
+// The keys of each attribute map a request's JSON held (an Item, a Key, an
+// M value...), in the order the JSON wrote them: pointers to the keys of
+// the maps JsonToMessage filled, which live as long as its message.
+using MapKeyOrders = std::vector<std::vector<const std::string*>>;
+
+// Fills `out` (cleared first) from a DynamoDB JSON request body. With
+// `map_orders`, also records the key order of every attribute map of two
+// entries or more (the order pogi stores an item's attributes in depends on
+// it: service/value/attribute_order.h).
+Status JsonToMessage(std::string_view json, google::protobuf::Message* out, MapKeyOrders* map_orders = nullptr);
 
 // Appends the DynamoDB JSON of `message` to *out.
 void MessageToJson(const google::protobuf::Message& message, std::string* out);

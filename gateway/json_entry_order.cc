@@ -2,63 +2,45 @@
 #include "gateway/json_entry_order.h"
 
 #include <algorithm>
-#include <optional>
 #include <unordered_map>
 
 namespace pogi::gateway {
 namespace {
 
-// The keys of object `object` in document order when they are exactly
-// `sorted` (distinct, in byte order), else nothing.
-std::optional<std::vector<std::string_view>> KeysIfExactly(JsonRef object,
-                                                           const std::vector<std::string_view>& sorted) {
-  if (object.size() != sorted.size()) return std::nullopt;
-  std::vector<std::string_view> keys;
-  keys.reserve(sorted.size());
-  bool all = object.ForEachMember([&](std::string_view key, JsonRef) {
-    if (!std::binary_search(sorted.begin(), sorted.end(), key)) return false;
-    keys.push_back(key);
-    return true;
-  });
-  if (!all) return std::nullopt;
-  return keys;
+// An object's keys in byte order, each after its length: the index's key.
+std::string Signature(std::vector<std::string_view> keys) {
+  std::sort(keys.begin(), keys.end());
+  std::string out;
+  for (std::string_view k : keys) {
+    out.append(std::to_string(k.size())).push_back(':');
+    out.append(k);
+  }
+  return out;
 }
 
 }  // namespace
 
-bool JsonEntryOrder::Sort(std::vector<const std::string*>& names) const {
-  if (!doc_) {
-    doc_ = std::make_unique<JsonDoc>();
-    parsed_ = doc_->Parse(body_);  // always: the request was decoded from this body
-  }
-  if (!parsed_) return false;
-  std::vector<std::string_view> sorted;
-  sorted.reserve(names.size());
-  for (const std::string* n : names) sorted.push_back(*n);
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return false;
-
+void JsonEntryOrder::Build() const {
+  built_ = true;
+  doc_ = std::make_unique<JsonDoc>();
+  if (!doc_->Parse(body_)) return;  // always parses: the request was decoded from this body
   // Every object of the document, walked with a stack of its own: the body
   // may nest deeper (in members the reader ignores) than a stack of calls
   // should.
-  std::optional<std::vector<std::string_view>> found;
-  bool agree = true;
   std::vector<JsonRef> pending{doc_->root()};
-  while (!pending.empty() && agree) {
+  while (!pending.empty()) {
     JsonRef j = pending.back();
     pending.pop_back();
     if (j.is_object()) {
-      if (auto keys = KeysIfExactly(j, sorted)) {
-        if (!found) {
-          found = std::move(keys);
-        } else if (*found != *keys) {
-          agree = false;
-        }
-      }
-      j.ForEachMember([&](std::string_view, JsonRef member) {
+      std::vector<std::string_view> keys;
+      j.ForEachMember([&](std::string_view key, JsonRef member) {
+        keys.push_back(key);
         if (member.is_object() || member.is_array()) pending.push_back(member);
         return true;
       });
+      if (keys.size() < 2) continue;
+      auto [it, inserted] = index_.try_emplace(Signature(keys), keys);
+      if (!inserted && it->second != keys) it->second.clear();  // two orders: not known
     } else if (j.is_array()) {
       j.ForEachElement([&](JsonRef e) {
         if (e.is_object() || e.is_array()) pending.push_back(e);
@@ -66,10 +48,50 @@ bool JsonEntryOrder::Sort(std::vector<const std::string*>& names) const {
       });
     }
   }
-  if (!found || !agree) return false;
+}
+
+int JsonEntryOrder::SortAsRecorded(std::vector<const std::string*>& names) const {
+  auto by_text = [](const std::string* a, const std::string* b) { return *a < *b; };
+  std::vector<const std::string*> wanted(names);
+  std::sort(wanted.begin(), wanted.end(), by_text);
+  const std::vector<const std::string*>* found = nullptr;
+  std::vector<const std::string*> keys;
+  for (const auto& map : *attribute_maps_) {
+    if (map.size() != names.size()) continue;
+    keys = map;
+    std::sort(keys.begin(), keys.end(), by_text);
+    bool same = std::equal(keys.begin(), keys.end(), wanted.begin(),
+                           [](const std::string* a, const std::string* b) { return *a == *b; });
+    if (!same) continue;
+    if (found && !std::equal(found->begin(), found->end(), map.begin(),
+                             [](const std::string* a, const std::string* b) { return *a == *b; })) {
+      return -1;
+    }
+    found = &map;
+  }
+  if (!found) return 0;
+  // `wanted` holds the names in byte order: place each by its key's rank.
+  for (size_t i = 0; i < found->size(); ++i) {
+    auto at = std::lower_bound(wanted.begin(), wanted.end(), (*found)[i], by_text);
+    names[i] = *at;
+  }
+  return 1;
+}
+
+bool JsonEntryOrder::Sort(std::vector<const std::string*>& names) const {
+  if (attribute_maps_) {
+    if (int recorded = SortAsRecorded(names); recorded != 0) return recorded > 0;
+  }
+  if (!built_) Build();
+  std::vector<std::string_view> keys;
+  keys.reserve(names.size());
+  for (const std::string* n : names) keys.push_back(*n);
+  auto it = index_.find(Signature(keys));
+  if (it == index_.end() || it->second.size() != names.size()) return false;
   std::unordered_map<std::string_view, const std::string*> by_key;
   for (const std::string* n : names) by_key.emplace(*n, n);
-  for (size_t i = 0; i < names.size(); ++i) names[i] = by_key.at((*found)[i]);
+  if (by_key.size() != names.size()) return false;  // not distinct
+  for (size_t i = 0; i < names.size(); ++i) names[i] = by_key.at(it->second[i]);
   return true;
 }
 

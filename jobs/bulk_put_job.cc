@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "common/log.h"
@@ -15,6 +16,7 @@
 #include "service/core/catalog.h"
 #include "service/core/region.h"
 #include "service/engine/operations.h"
+#include "service/value/decoded.h"
 
 namespace pogi::jobs {
 namespace {
@@ -41,7 +43,8 @@ bool Is(const Status& s, const Error& e) {
 // its decompressor.
 class CountingReader final : public outbound::ObjectReader {
  public:
-  CountingReader(std::unique_ptr<outbound::ObjectReader> in, int64_t* count) : in_(std::move(in)), count_(count) {}
+  CountingReader(std::unique_ptr<outbound::ObjectReader> in, int64_t* count)
+      : in_(std::move(in)), count_(count) {}
   Result<size_t> Read(char* buf, size_t n) override {
     POGI_ASSIGN_OR_RETURN(size_t got, in_->Read(buf, n));
     *count_ += static_cast<int64_t>(got);
@@ -66,9 +69,14 @@ struct PendingReport {
 
 class BulkPutRun {
  public:
-  BulkPutRun(service::Engine& engine, outbound::ObjectStore& store, const std::string& arn, v1::StoredJob& job,
-             const KeepGoing& keep_going)
-      : engine_(engine), store_(store), arn_(arn), job_(job), d_(*job.mutable_bulk()), keep_going_(keep_going) {
+  BulkPutRun(service::Engine& engine, outbound::ObjectStore& store, const std::string& arn,
+             v1::StoredJob& job, const KeepGoing& keep_going)
+      : engine_(engine),
+        store_(store),
+        arn_(arn),
+        job_(job),
+        d_(*job.mutable_bulk()),
+        keep_going_(keep_going) {
     const auto& out = d_.output_s3_configuration();
     for (const std::string& t : out.output_type()) {
       if (t == kError) want_errors_ = true;
@@ -208,9 +216,10 @@ class BulkPutRun {
     if (e.code() == ErrorCode::kConditionalCheckFailed) {
       job_.set_condition_check_failures(job_.condition_check_failures() + 1);
       if (want_condition_failures_) {
-        const value::AttributeMap* existing =
-            e.detail() && e.detail()->has_item() ? &e.detail()->item().attributes() : nullptr;
-        AddLine(kConditionFailure, at, "", &rec.item, existing);
+        // The item comes carried in its stored order (value/decoded.h).
+        std::optional<v1::Item> existing;
+        if (e.detail() && e.detail()->has_item()) existing = value::Decoded(e.detail()->item());
+        AddLine(kConditionFailure, at, "", &rec.item, existing ? &existing->attributes() : nullptr);
       }
       return Status::Ok();
     }
@@ -259,7 +268,8 @@ class BulkPutRun {
     for (;;) {
       auto now = std::chrono::steady_clock::now();
       if (now >= due) return Status::Ok();
-      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(due - now, std::chrono::milliseconds(100)));
+      std::this_thread::sleep_for(
+          std::min<std::chrono::steady_clock::duration>(due - now, std::chrono::milliseconds(100)));
       POGI_RETURN_IF_ERROR(Tick(/*now=*/false));
     }
   }

@@ -4,6 +4,7 @@
 // failed while the others succeeded.
 #include "service/engine/engine.h"
 #include "service/expr/evaluator.h"
+#include "service/expr/path_tree.h"
 #include "service/expr/projection.h"
 #include "service/partiql/parser.h"
 #include "service/partiql/runner.h"
@@ -22,7 +23,15 @@ void SetError(const Error& e, v1::BatchStatementResponse* r) {
   v1::BatchStatementError* err = r->mutable_error();
   err->set_code(StatementErrorCode(e));
   err->set_message(e.message());
-  if (e.detail() && e.detail()->has_item()) *err->mutable_item() = e.detail()->item().attributes();
+  if (e.detail() && e.detail()->has_item()) {
+    // The item keeps the order it was carried in (WithStoredItem).
+    auto carried = value::CarriedAttributeMap(e.detail()->item(), v1::Item::kAttributesFieldNumber);
+    if (carried) {
+      value::CarryAttributeMap(err, v1::BatchStatementError::kItemFieldNumber, *carried);
+    } else {
+      *err->mutable_item() = e.detail()->item().attributes();
+    }
+  }
 }
 
 bool HasFunction(const partiql::Expr& e) {
@@ -102,13 +111,23 @@ Result<v1::BatchExecuteStatementResponse> Engine::BatchExecuteStatement(
       }
       out->set_table_name(st.table);
       capacity.Add(st.table, got->consumed_capacity().capacity_units());
-      if (!got->has_item()) continue;
-      const auto& item = got->item().attributes();
+      // GetItem carries the item as stored (value::CarryItem).
+      auto carried = value::CarriedItems(*got, v1::GetItemResponse::kItemFieldNumber);
+      if (carried.empty()) continue;
+      std::string stored(carried.front());
+      v1::Item decoded;
+      if (!decoded.ParseFromString(stored)) return Error::Internal("GetItem answered a malformed item");
+      const auto& item = decoded.attributes();
       if (point->condition) {
         POGI_ASSIGN_OR_RETURN(bool keep, expr::Evaluate(*point->condition, item));
         if (!keep) continue;
       }
-      *out->mutable_item() = point->projection ? expr::ProjectSelectList(*point->projection, item) : item;
+      if (point->projection) {
+        value::PathTree paths = expr::PathTreeOf(point->projection->paths, value::PathTree::End::kCopied);
+        stored = value::ItemProto(expr::ProjectSelectList(*point->projection, item),
+                                  value::EntryOrigin::Along(stored, &paths));
+      }
+      value::CarryAttributeMap(out, v1::BatchStatementResponse::kItemFieldNumber, stored);
       continue;
     }
     PartiqlRunner::Options o;

@@ -198,16 +198,20 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
     int64_t bytes = 0;
     bool full = false;
     for (const auto& r : reads) {
-      auto* items = (*resp.mutable_responses())[*r.name].mutable_items();
+      v1::ItemList& items = (*resp.mutable_responses())[*r.name];
       v1::KeysAndAttributes* unprocessed = nullptr;
       bool consistent = r.request->consistent_read();
       std::optional<LaggedReadTxn> lagged;
       storage::ReadTxn& view = ReadView(txn, read_lag_, *r.table, !consistent, lagged);
       for (size_t k = 0; k < r.keys.size(); ++k) {
-        std::optional<value::AttributeMap> item;
+        std::optional<std::string> stored;
+        std::optional<v1::Item> item;
         if (!full) {
-          POGI_ASSIGN_OR_RETURN(item, ReadItem(view, *r.table, r.keys[k]));
-          int64_t size = item ? value::ItemSize(*item) : 0;
+          POGI_ASSIGN_OR_RETURN(stored, view.GetItem(r.table->id, r.keys[k]));
+          if (stored) {
+            POGI_ASSIGN_OR_RETURN(item, value::DecodeItem(*stored));
+          }
+          int64_t size = item ? value::ItemSize(item->attributes()) : 0;
           // What does not fit in this response is left for the next call.
           if (bytes + size > kMaxBatchGetResponseBytes) full = true;
           if (!full) {
@@ -225,8 +229,11 @@ Result<v1::BatchGetItemResponse> Engine::BatchGetItem(const v1::BatchGetItemRequ
           continue;
         }
         if (!item) continue;
-        auto* out = items->Add()->mutable_attributes();
-        *out = r.projection ? expr::Project(*r.projection, *item) : std::move(*item);
+        // Answered as stored, its attributes in their order.
+        std::string_view proto = std::string_view(*stored).substr(1);
+        value::CarryItem(&items, v1::ItemList::kItemsFieldNumber,
+                         r.projection ? expr::ProjectedItemProto(*r.projection, item->attributes(), proto)
+                                      : std::string(proto));
       }
     }
     return Status::Ok();

@@ -47,7 +47,8 @@ Result<v1::DeleteItemResponse> Engine::DeleteItem(const v1::DeleteItemRequest& r
                  resp.mutable_consumed_capacity());
   }
   if (req.return_values() == "ALL_OLD" && change.old_item) {
-    *resp.mutable_attributes() = std::move(*change.old_item);
+    value::CarryAttributeMap(&resp, v1::DeleteItemResponse::kAttributesFieldNumber,
+                             change.old_proto);  // as stored
   }
   return resp;
 }

@@ -37,25 +37,35 @@ Result<v1::GetItemResponse> Engine::GetItem(const v1::GetItemRequest& req) {
   POGI_ASSIGN_OR_RETURN(auto key, ValidateKey(*table, key_map));
   if (projection) POGI_RETURN_IF_ERROR(CheckScalarKeyPaths(*table, nullptr, projection->paths));
 
-  v1::GetItemResponse resp;
+  std::optional<std::string> stored;
   Status s = storage_->ReadPoint([&](storage::ReadTxn& txn) -> Status {
     std::optional<LaggedReadTxn> lagged;
     storage::ReadTxn& view = ReadView(txn, read_lag_, *table, !req.consistent_read(), lagged);
-    POGI_ASSIGN_OR_RETURN(auto bytes, view.GetItem(table->id, key));
-    if (!bytes) return Status::Ok();
-    POGI_ASSIGN_OR_RETURN(*resp.mutable_item(), value::DecodeItem(*bytes));
+    POGI_ASSIGN_OR_RETURN(stored, view.GetItem(table->id, key));
     return Status::Ok();
   });
   POGI_RETURN_IF_ERROR(s);
+  // The item goes out as stored, its attributes in their order; decoded
+  // only to be measured or projected.
+  std::string_view proto;
+  std::optional<v1::Item> item;
+  if (stored) {
+    POGI_ASSIGN_OR_RETURN(proto, value::StoredItemProto(*stored));
+    if (WantsCapacity(req.return_consumed_capacity()) || projection) {
+      POGI_ASSIGN_OR_RETURN(item, value::DecodeItem(*stored));
+    }
+  }
+  v1::GetItemResponse resp;
   // Capacity is charged for the whole item, whatever the projection keeps.
   if (WantsCapacity(req.return_consumed_capacity())) {
-    int64_t size = resp.has_item() ? value::ItemSize(resp.item().attributes()) : 0;
+    int64_t size = item ? value::ItemSize(item->attributes()) : 0;
     FillConsumed(req.return_consumed_capacity(), req.table_name(), ReadUnits(size, req.consistent_read()),
                  resp.mutable_consumed_capacity());
   }
-  if (projection && resp.has_item()) {
-    auto projected = expr::Project(*projection, resp.item().attributes());
-    *resp.mutable_item()->mutable_attributes() = std::move(projected);
+  if (stored) {
+    value::CarryItem(
+        &resp, v1::GetItemResponse::kItemFieldNumber,
+        projection ? expr::ProjectedItemProto(*projection, item->attributes(), proto) : std::string(proto));
   }
   return resp;
 }

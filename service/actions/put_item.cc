@@ -52,7 +52,8 @@ Result<v1::PutItemResponse> Engine::PutItem(const v1::PutItemRequest& req) {
                  resp.mutable_consumed_capacity());
   }
   if (req.return_values() == "ALL_OLD" && change.old_item) {
-    *resp.mutable_attributes() = std::move(*change.old_item);
+    value::CarryAttributeMap(&resp, v1::PutItemResponse::kAttributesFieldNumber,
+                             change.old_proto);  // as stored
   }
   return resp;
 }

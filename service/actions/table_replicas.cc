@@ -243,8 +243,10 @@ Status CopyItems(storage::WriteTxn& txn, const Table& from, const Table& to) {
   }));
   for (const auto& [key, bytes] : rows) {
     POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(bytes));
+    ChangeForms forms;
+    forms.new_item_origin = value::EntryOrigin::Kept(std::string_view(bytes).substr(1));
     POGI_RETURN_IF_ERROR(
-        ApplyChange(txn, to, key, nullptr, &item.attributes(), nullptr, ChangeSource::kReplicated));
+        ApplyChange(txn, to, key, nullptr, &item.attributes(), nullptr, ChangeSource::kReplicated, forms));
   }
   return Status::Ok();
 }

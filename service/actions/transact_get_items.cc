@@ -87,15 +87,22 @@ Result<v1::TransactGetItemsResponse> Engine::TransactGetItems(const v1::Transact
     capacity = CapacityTally();
     int64_t aggregate = 0;
     for (const auto& a : gets) {
-      POGI_ASSIGN_OR_RETURN(auto item, ReadItem(txn, *a.table, a.key));
+      POGI_ASSIGN_OR_RETURN(auto stored, txn.GetItem(a.table->id, a.key));
       v1::ItemResponse* out = resp.add_responses();
-      int64_t size = item ? value::ItemSize(*item) : 0;
+      std::optional<v1::Item> item;
+      if (stored) {
+        POGI_ASSIGN_OR_RETURN(item, value::DecodeItem(*stored));
+      }
+      int64_t size = item ? value::ItemSize(item->attributes()) : 0;
       aggregate += size;
       // A transactional read costs twice a consistent one.
       capacity.Add(a.get->table_name(), 2 * ReadUnits(size, /*consistent=*/true));
       if (!item) continue;
-      *out->mutable_item()->mutable_attributes() =
-          a.projection ? expr::Project(*a.projection, *item) : std::move(*item);
+      // Answered as stored, its attributes in their order.
+      std::string_view proto = std::string_view(*stored).substr(1);
+      value::CarryItem(out, v1::ItemResponse::kItemFieldNumber,
+                       a.projection ? expr::ProjectedItemProto(*a.projection, item->attributes(), proto)
+                                    : std::string(proto));
     }
     too_large = aggregate > kMaxTransactionBytes;
     return Status::Ok();

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "service/engine/engine.h"
+#include "service/expr/path_tree.h"
 #include "service/expr/update.h"
 #include "service/validate/capacity.h"
 #include "service/validate/item_request.h"
@@ -128,6 +129,7 @@ struct Outcome {
   std::optional<value::AttributeMap> old_item;
   std::optional<value::AttributeMap> new_item;
   bool writes = false;
+  std::optional<value::PathTree> updated;  // an Update's paths: they order the new item's maps
 };
 
 // Decides action `a` against its current item; a failure is its cancellation reason.
@@ -154,6 +156,7 @@ Result<Outcome> DecideAction(const Action& a, std::optional<value::AttributeMap>
         return Error::Validation("Item size to update has exceeded the maximum allowed size");
       }
       o.new_item = std::move(item);
+      o.updated = expr::PathTreeOf(updated, value::PathTree::End::kWritten);
       o.writes = true;
       break;
     }
@@ -272,8 +275,10 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
   bool cancelled = false;
   std::optional<v1::TransactWriteItemsResponse> resp;
   const double now = clock_->Now();
+  std::vector<std::optional<std::string>> stored;  // each action's item as stored
   Status s = storage_->Write([&](storage::WriteTxn& txn) -> Status {
     outcomes.assign(actions.size(), Outcome());
+    stored.assign(actions.size(), std::nullopt);
     reasons.assign(actions.size(), Reason("None"));
     cancelled = false;
     resp.reset();
@@ -287,8 +292,14 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
       POGI_ASSIGN_OR_RETURN(a.table, CurrentTable(catalog_, *a.table));
     }
     for (size_t i = 0; i < actions.size(); ++i) {
-      POGI_ASSIGN_OR_RETURN(auto old, ReadItem(txn, *actions[i].table, actions[i].key));
+      POGI_ASSIGN_OR_RETURN(stored[i], txn.GetItem(actions[i].table->id, actions[i].key));
+      std::optional<value::AttributeMap> old;
+      if (stored[i]) {
+        POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(*stored[i]));
+        old = std::move(*item.mutable_attributes());
+      }
       auto outcome = DecideAction(actions[i], std::move(old));
+      if (!outcome.ok() && stored[i]) outcome = WithStoredItem(std::move(outcome).error(), *stored[i]);
       // An index key of the wrong type cancels the transaction like any
       // other invalid action, rather than failing it outright.
       if (outcome.ok() && outcome->new_item) {
@@ -322,9 +333,15 @@ Result<v1::TransactWriteItemsResponse> Engine::TransactWriteItems(const v1::Tran
     for (size_t i = 0; i < actions.size(); ++i) {
       const Outcome& o = outcomes[i];
       if (!o.writes) continue;
-      POGI_RETURN_IF_ERROR(ApplyChange(txn, *actions[i].table, actions[i].key,
-                                       o.old_item ? &*o.old_item : nullptr,
-                                       o.new_item ? &*o.new_item : nullptr));
+      ChangeForms forms;
+      if (stored[i]) forms.old_item = *stored[i];
+      if (o.updated) {
+        forms.new_item_origin = value::EntryOrigin::Along(
+            forms.old_item.empty() ? std::string_view() : forms.old_item.substr(1), &*o.updated);
+      }
+      POGI_RETURN_IF_ERROR(
+          ApplyChange(txn, *actions[i].table, actions[i].key, o.old_item ? &*o.old_item : nullptr,
+                      o.new_item ? &*o.new_item : nullptr, nullptr, ChangeSource::kRequest, forms));
     }
     resp = answer(outcomes);
     if (!has_token) return Status::Ok();

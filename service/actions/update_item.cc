@@ -3,6 +3,7 @@
 // holds on the item as it was.
 #include "service/engine/engine.h"
 #include "service/expr/legacy.h"
+#include "service/expr/path_tree.h"
 #include "service/expr/projection.h"
 #include "service/expr/update.h"
 #include "service/validate/capacity.h"
@@ -56,6 +57,7 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
   bool only_removes =
       update.sets.empty() && update.adds.empty() && (!update.removes.empty() || !update.deletes.empty());
   std::vector<expr::Path> updated_paths;
+  value::PathTree updated_tree;  // orders the new item's maps
   auto decide = [&](const value::AttributeMap* old,
                     std::optional<value::AttributeMap>*) -> Result<std::optional<value::AttributeMap>> {
     POGI_RETURN_IF_ERROR(CheckCondition(condition, old, req.return_values_on_condition_check_failure()));
@@ -67,20 +69,33 @@ Result<v1::UpdateItemResponse> Engine::UpdateItem(const v1::UpdateItemRequest& r
     if (value::ItemSize(item) > kMaxItemSize) {
       return Error::Validation("Item size to update has exceeded the maximum allowed size");
     }
+    updated_tree = expr::PathTreeOf(updated_paths, value::PathTree::End::kWritten);
     return std::optional<value::AttributeMap>(std::move(item));
   };
-  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide));
+  POGI_ASSIGN_OR_RETURN(auto change, ModifyItem(*storage_, catalog_, *table, key, decide,
+                                                ChangeSource::kRequest, &updated_tree));
 
   v1::UpdateItemResponse resp;
   const std::string& rv = req.return_values();
+  // The attributes answered, in the order UpdateItem answers them: the
+  // whole item copied once more (value::InUpdateAnswerOrder); the updated
+  // part rebuilt as a projection of the updated paths.
+  auto answer = [&](std::string proto) {
+    value::CarryAttributeMap(&resp, v1::UpdateItemResponse::kAttributesFieldNumber, proto);
+  };
+  auto updated_part = [&](const value::AttributeMap& item, std::string_view proto) {
+    value::AttributeMap part = expr::ExtractPaths(updated_paths, item);
+    value::PathTree copied = expr::PathTreeOf(updated_paths, value::PathTree::End::kCopied);
+    if (!part.empty()) answer(value::ItemProto(part, value::EntryOrigin::Along(proto, &copied)));
+  };
   if (rv == "ALL_OLD" && change.old_item) {
-    *resp.mutable_attributes() = *change.old_item;
+    answer(value::InUpdateAnswerOrder(change.old_proto));
   } else if (rv == "ALL_NEW" && change.new_item) {
-    *resp.mutable_attributes() = *change.new_item;
+    answer(value::InUpdateAnswerOrder(change.new_proto));
   } else if (rv == "UPDATED_OLD" && change.old_item) {
-    *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.old_item);
+    updated_part(*change.old_item, change.old_proto);
   } else if (rv == "UPDATED_NEW" && change.new_item) {
-    *resp.mutable_attributes() = expr::ExtractPaths(updated_paths, *change.new_item);
+    updated_part(*change.new_item, change.new_proto);
   }
   if (req.return_item_collection_metrics() == "SIZE" && change.new_item) {
     v1::ItemCollectionMetrics metrics;

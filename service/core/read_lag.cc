@@ -69,12 +69,13 @@ void ReadLag::PruneLocked(TableVersions& tv, int64_t before_us) {
   }
 }
 
-void ReadLag::Record(const Table& table, const storage::EncodedKey& key,
-                     const value::AttributeMap* old_item) {
+void ReadLag::Record(const Table& table, const storage::EncodedKey& key, const value::AttributeMap* old_item,
+                     std::string_view old_item_stored) {
   std::optional<std::string> bytes;
   int64_t size = 0;
   if (old_item) {
-    bytes = value::EncodeItem(*old_item);
+    // The version a lagged read sees is the item as it was stored.
+    bytes = old_item_stored.empty() ? value::EncodeItem(*old_item) : std::string(old_item_stored);
     size = value::ItemSize(*old_item);
   }
   std::lock_guard lock(mu_);

@@ -53,7 +53,8 @@ class ReadLag {
 
   // Write path: `key` of `table` is changing from `old_item` (null: absent).
   // Does nothing unless the table lags. Thread-safe.
-  void Record(const Table& table, const storage::EncodedKey& key, const value::AttributeMap* old_item);
+  void Record(const Table& table, const storage::EncodedKey& key, const value::AttributeMap* old_item,
+              std::string_view old_item_stored = {});
 
   // The items of `table` that changed within its lag, as they were at its
   // start; empty when the table does not lag or nothing changed.

@@ -49,9 +49,11 @@ Status Engine::ApplyReplicated(storage::WriteTxn& txn, const Table& source,
   const storage::EncodedKey key{change.partition(), change.sort()};
   const ReplicaVersion version{change.write_time(), change.origin_region()};
   std::optional<value::AttributeMap> new_item;
+  std::string_view kept;  // a replica's item keeps the order of the one it copies
   if (change.has_new_item()) {
     POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(change.new_item()));
     new_item = std::move(*item.mutable_attributes());
+    kept = std::string_view(change.new_item()).substr(1);
   }
   for (const auto& r : source.description.replicas()) {
     if (r.region_name() == source.region) continue;
@@ -67,9 +69,12 @@ Status Engine::ApplyReplicated(storage::WriteTxn& txn, const Table& source,
       POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(*old_bytes));
       old_item = std::move(*item.mutable_attributes());
     }
+    ChangeForms forms;
+    if (old_bytes) forms.old_item = *old_bytes;
+    forms.new_item_origin = value::EntryOrigin::Kept(kept);
     POGI_RETURN_IF_ERROR(ApplyChange(txn, *target, key, old_item ? &*old_item : nullptr,
                                      new_item ? &*new_item : nullptr, nullptr, ChangeSource::kReplicated,
-                                     old_bytes ? std::string_view(*old_bytes) : std::string_view()));
+                                     forms));
     POGI_RETURN_IF_ERROR(WriteReplicaVersion(txn, *target, key, version));
   }
   return Status::Ok();

@@ -35,7 +35,10 @@ Result<v1::TableDescription> Engine::RestoreTable(const v1::TableDescription& so
         return false;
       }
       storage::EncodedKey key{std::string(row.partition), std::string(row.sort)};
-      failure = ApplyChange(txn, *table, key, nullptr, &item->attributes());
+      ChangeForms forms;  // a restored item keeps its maps' order
+      forms.new_item_origin = value::EntryOrigin::Kept(std::string_view(row.item).substr(1));
+      failure =
+          ApplyChange(txn, *table, key, nullptr, &item->attributes(), nullptr, ChangeSource::kRequest, forms);
       return failure.ok();
     }));
     return failure;

@@ -81,6 +81,10 @@ struct Update {
   std::vector<Path> removes;
   std::vector<AddOrDelete> adds;
   std::vector<AddOrDelete> deletes;
+  // A legacy AttributeUpdates ADD puts a set's new members after its old
+  // ones and its DELETE keeps the order of the rest; an UpdateExpression's
+  // ADD or DELETE that changes a set sorts it by bytes (value/set_order.h).
+  bool legacy_set_order = false;
 };
 
 // A parsed projection: the paths to keep, in the order written.

@@ -23,6 +23,7 @@
 #include "service/expr/update.h"
 #include "service/expr/value_ops.h"
 #include "service/value/item.h"
+#include "service/value/set_order.h"
 
 namespace pogi::expr {
 namespace {
@@ -492,7 +493,10 @@ Status ConvertAttributeUpdate(const std::string& name, const v1::AttributeValueU
     update->removes.push_back(path);
     return Status::Ok();
   }
-  const AttributeValue& v = u.value();
+  // The value's set members in the order of a set written whole (its
+  // numbers stay as given: CheckValue only looks).
+  AttributeValue v = u.value();
+  value::SortAsWritten(&v);
   if (action == "PUT") {
     update->sets.push_back({path, ValueOperand(v)});
   } else if (action == "DELETE") {
@@ -533,6 +537,7 @@ Result<Update> ConvertAttributeUpdates(
   POGI_RETURN_IF_ERROR(shape.Finish());
 
   Update update;
+  update.legacy_set_order = true;
   for (const std::string* name : names) {
     Status s = ConvertAttributeUpdate(*name, updates.at(*name), check_value, &update);
     if (s.ok()) continue;

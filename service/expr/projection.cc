@@ -6,6 +6,8 @@
 #include <memory>
 
 #include "service/expr/evaluator.h"
+#include "service/expr/path_tree.h"
+#include "service/value/item.h"
 
 namespace pogi::expr {
 namespace {
@@ -101,6 +103,12 @@ AttributeMap ExtractPaths(const std::vector<Path>& paths, const AttributeMap& it
     if (!path.empty() && !path[0].is_index) Insert(&root, path);
   }
   return ProjectTree(root, item);
+}
+
+std::string ProjectedItemProto(const Projection& projection, const AttributeMap& item,
+                               std::string_view stored_proto) {
+  value::PathTree paths = PathTreeOf(projection.paths, value::PathTree::End::kCopied);
+  return value::ItemProto(Project(projection, item), value::EntryOrigin::Along(stored_proto, &paths));
 }
 
 }  // namespace pogi::expr

@@ -2,6 +2,8 @@
 // extraction of updated paths for ReturnValues UPDATED_OLD / UPDATED_NEW.
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "service/expr/ast.h"
@@ -15,6 +17,12 @@ namespace pogi::expr {
 // 5-element list gives [a[1], a[3]]). Paths that do not exist contribute
 // nothing, and a map or list left with nothing projected is omitted.
 AttributeMap Project(const Projection& projection, const AttributeMap& item);
+
+// Project's answer as the serialized Item a read carries, its maps in
+// DynamoDB Local's order: rebuilt along the projected paths, the values at
+// their ends as `stored_proto` (the item's stored form) has them.
+std::string ProjectedItemProto(const Projection& projection, const AttributeMap& item,
+                               std::string_view stored_proto);
 
 // PartiQL's SELECT list: the value at each path under the name of the
 // path's last named element, as DynamoDB answers `SELECT m.nested` with

@@ -8,6 +8,7 @@
 #include "service/expr/evaluator.h"
 #include "service/expr/value_ops.h"
 #include "service/value/decimal.h"
+#include "service/value/set_order.h"
 
 namespace pogi::expr {
 namespace {
@@ -134,7 +135,11 @@ Status RemoveAt(AttributeMap* item, const Path& path) {
   return Status::Ok();
 }
 
-Result<AttributeValue> AddValues(const AttributeValue& existing, const AttributeValue& add) {
+// ADD: a number's sum, or the union of two sets: sorted (UpdateExpression's
+// ADD) or the old members then the new (a legacy AttributeUpdates ADD), as
+// DynamoDB Local orders them (value/set_order.h); a set that gains nothing
+// keeps its order.
+Result<AttributeValue> AddValues(const AttributeValue& existing, const AttributeValue& add, bool legacy) {
   if (existing.value_case() != add.value_case()) return WrongType();
   AttributeValue out = existing;
   if (add.has_n()) {
@@ -151,6 +156,7 @@ Result<AttributeValue> AddValues(const AttributeValue& existing, const Attribute
       }
       if (!present) out.mutable_ns()->add_values(n);
     }
+    if (!legacy && out.ns().values_size() != existing.ns().values_size()) value::SortAsUnion(&out);
     return out;
   }
   if (add.has_ss() || add.has_bs()) {
@@ -164,14 +170,15 @@ Result<AttributeValue> AddValues(const AttributeValue& existing, const Attribute
         if (into_b) into_b->add_values(s);
       }
     }
+    if (!legacy && static_cast<int>(seen.size()) != have.size()) value::SortAsUnion(&out);
     return out;
   }
   return WrongType();
 }
 
-// DELETE: the set difference; std::nullopt-like empty value when the set
-// becomes empty (DynamoDB removes the attribute).
-Result<AttributeValue> DeleteValues(const AttributeValue& existing, const AttributeValue& del) {
+// The members of `existing` that `del` does not name, in their order; an
+// empty set when none stay (DynamoDB then removes the attribute).
+Result<AttributeValue> SetDifference(const AttributeValue& existing, const AttributeValue& del) {
   if (existing.value_case() != del.value_case() || !IsSet(del)) return WrongType();
   AttributeValue out;
   if (del.has_ns()) {
@@ -201,6 +208,19 @@ Result<AttributeValue> DeleteValues(const AttributeValue& existing, const Attrib
       out.mutable_bs()->add_values(s);
     }
   }
+  return out;
+}
+
+int SetSize(const AttributeValue& v) {
+  return v.has_ss() ? v.ss().values_size() : v.has_ns() ? v.ns().values_size() : v.bs().values_size();
+}
+
+// DELETE: the set difference. What stays keeps its order, but an
+// UpdateExpression's DELETE that removed something sorts it by bytes
+// (value/set_order.h).
+Result<AttributeValue> DeleteValues(const AttributeValue& existing, const AttributeValue& del, bool legacy) {
+  POGI_ASSIGN_OR_RETURN(AttributeValue out, SetDifference(existing, del));
+  if (!legacy && SetSize(out) != SetSize(existing)) value::SortAsUnion(&out);
   return out;
 }
 
@@ -240,7 +260,7 @@ Status Apply(const Update& update, AttributeMap* item, std::vector<Path>* update
     if (existing == nullptr) {
       add_values.push_back(add.value);
     } else {
-      POGI_ASSIGN_OR_RETURN(AttributeValue v, AddValues(*existing, add.value));
+      POGI_ASSIGN_OR_RETURN(AttributeValue v, AddValues(*existing, add.value, update.legacy_set_order));
       add_values.push_back(std::move(v));
     }
   }
@@ -250,7 +270,7 @@ Status Apply(const Update& update, AttributeMap* item, std::vector<Path>* update
     if (existing == nullptr) {
       delete_values.push_back(std::nullopt);
     } else {
-      POGI_ASSIGN_OR_RETURN(AttributeValue v, DeleteValues(*existing, del.value));
+      POGI_ASSIGN_OR_RETURN(AttributeValue v, DeleteValues(*existing, del.value, update.legacy_set_order));
       delete_values.push_back(std::move(v));
     }
   }

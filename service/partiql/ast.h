@@ -66,6 +66,9 @@ struct Statement {
   std::vector<SetAction> sets;             // UPDATE
   std::vector<expr::Path> removes;         // UPDATE
   Returning returning = Returning::kNone;  // UPDATE, DELETE
+  // The keys of each map literal, as written: INSERT's item keeps that
+  // order (service/value/attribute_order.h).
+  std::vector<std::vector<std::string>> map_orders;
 };
 
 }  // namespace pogi::partiql

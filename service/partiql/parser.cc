@@ -34,6 +34,9 @@ class Parser {
   Parser(std::string_view text, std::vector<Token> tokens, const Parameters& params)
       : text_(text), tokens_(std::move(tokens)), params_(params) {}
 
+  // The keys of each map literal met, as written.
+  std::vector<std::vector<std::string>> TakeMapOrders() { return std::move(map_orders_); }
+
   Result<Statement> ParseStatement() {
     Statement st;
     const Token& first = Peek();
@@ -603,6 +606,7 @@ class Parser {
         if (literal_level_ > service::kMaxNestingDepth) return Nested();
         Next();
         auto* fields = v.mutable_m()->mutable_fields();
+        std::vector<std::string> order;  // the keys as written
         if (Peek().kind != TK::kRBrace) {
           do {
             const Token& key = Peek();
@@ -621,10 +625,12 @@ class Parser {
             if (fields->count(name)) {
               return Error::Validation("Duplicate keys in tuple. Key: " + name + " under " + where);
             }
+            order.push_back(name);
             (*fields)[name] = std::move(field);
           } while (Accept(TK::kComma));
         }
         POGI_RETURN_IF_ERROR(Expect(TK::kRBrace));
+        map_orders_.push_back(std::move(order));
         return v;
       }
       case TK::kLBag: {
@@ -687,6 +693,7 @@ class Parser {
   size_t pos_ = 0;
   size_t next_param_ = 0;
   int literal_level_ = 0;
+  std::vector<std::vector<std::string>> map_orders_;  // Statement::map_orders
 };
 
 }  // namespace
@@ -694,7 +701,9 @@ class Parser {
 Result<Statement> Parse(std::string_view statement, const Parameters& parameters) {
   POGI_ASSIGN_OR_RETURN(auto tokens, Tokenize(statement));
   Parser p(statement, std::move(tokens), parameters);
-  return p.ParseStatement();
+  POGI_ASSIGN_OR_RETURN(Statement st, p.ParseStatement());
+  st.map_orders = p.TakeMapOrders();
+  return st;
 }
 
 namespace {

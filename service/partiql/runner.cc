@@ -6,6 +6,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "common/base64.h"
+#include "common/entry_order.h"
 #include "common/sha256.h"
 #include "service/engine/engine.h"
 #include "service/partiql/plan.h"
@@ -295,8 +296,13 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
   POGI_ASSIGN_OR_RETURN(v1::TransactWriteItem action, ToTransactWrite(st, text, options.return_on_failure));
   v1::ExecuteStatementResponse resp;
   resp.mutable_items();
-  auto returned = [&](const value::AttributeMap& attrs) {
-    if (!attrs.empty()) *resp.mutable_items()->add_items()->mutable_attributes() = attrs;
+  // An UpdateItem or DeleteItem answer's Attributes (field 1 of both), in
+  // the order they carry.
+  auto returned = [&](const auto& answer) {
+    std::string proto = value::CarriedAttributeMap(answer, 1).value_or(value::ItemProto(answer.attributes()));
+    if (!proto.empty()) {
+      value::CarryAttributeMap(resp.mutable_items()->add_items(), v1::Item::kAttributesFieldNumber, proto);
+    }
   };
   auto capacity = [&](const v1::ConsumedCapacity& c, bool has) {
     if (has && WantsCapacity(options.capacity_mode)) *resp.mutable_consumed_capacity() = c;
@@ -309,6 +315,9 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
     req.set_condition_expression(p.condition_expression());
     *req.mutable_expression_attribute_names() = p.expression_attribute_names();
     if (!options.capacity_mode.empty()) req.set_return_consumed_capacity(options.capacity_mode);
+    // The item's maps in the order the statement wrote them.
+    ListedEntryOrder order(&st.map_orders, CurrentEntryOrder());
+    EntryOrderScope scope(&order);
     auto r = engine_.PutItem(req);
     if (!r.ok()) {
       if (r.error().code() == ErrorCode::kConditionalCheckFailed) return DuplicateItem();
@@ -335,7 +344,7 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
     auto updated = engine_.UpdateItem(req);
     if (!updated.ok()) return TransactionValidation(std::move(updated).error());
     auto& r = *updated;
-    returned(r.attributes());
+    returned(r);
     capacity(r.consumed_capacity(), r.has_consumed_capacity());
     return resp;
   }
@@ -355,7 +364,7 @@ Result<v1::ExecuteStatementResponse> PartiqlRunner::Write(const Statement& st, s
   auto deleted = engine_.DeleteItem(req);
   if (!deleted.ok()) return TransactionValidation(std::move(deleted).error());
   auto& r = *deleted;
-  returned(r.attributes());
+  returned(r);
   capacity(r.consumed_capacity(), r.has_consumed_capacity());
   return resp;
 }

@@ -99,7 +99,7 @@ Status LaggedReadTxn::ReadRange(const storage::RangeRead& read,
       value::AttributeMap projected = ProjectForIndex(table_, *index, item);
       r.partition = std::move(index_key->partition);
       r.sort = std::move(index_key->sort);
-      r.item = value::EncodeItem(projected);
+      r.item = value::EncodeItem(projected, value::EntryOrigin::Kept(std::string_view(*v.bytes).substr(1)));
       r.size = value::ItemSize(projected);
     }
     r.hash = storage::PartitionHash(r.partition);

@@ -2,6 +2,7 @@
 #include "service/read/read_page.h"
 
 #include "service/expr/evaluator.h"
+#include "service/expr/path_tree.h"
 #include "service/expr/projection.h"
 #include "service/validate/item_validation.h"
 #include "service/value/key_tuple.h"
@@ -106,6 +107,10 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
   // projection, an LSI's fetch from the table, or the page's last key (its
   // LastEvaluatedKey) needs its attributes.
   const bool decode_each = req.filter || req.projection || req.fetch_from_table;
+  // A projection's maps are ordered by its paths (value::PathTree).
+  std::optional<value::PathTree> projected_paths;
+  if (req.projection)
+    projected_paths = expr::PathTreeOf(req.projection->paths, value::PathTree::End::kCopied);
   Status s = txn.ReadRange(read, [&](const storage::Row& row) {
     auto fail = [&](Error e) {
       failure = std::move(e);
@@ -115,7 +120,8 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
     ++page.scanned_count;
     const bool last = (req.limit && page.scanned_count >= *req.limit) || page.bytes_read >= kMaxPageBytes;
     std::optional<value::AttributeMap> item;
-    bool fetched = false;
+    std::string_view stored = row.item;  // the item's stored form, whose order it keeps
+    std::optional<std::string> fetched;
     if (decode_each || last) {
       auto decoded = value::DecodeItem(row.item);
       if (!decoded.ok()) return fail(decoded.error());
@@ -123,12 +129,15 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
       if (req.fetch_from_table) {
         // An LSI entry lacks attributes the request needs: read the item.
         storage::EncodedKey key{std::string(row.table_partition), std::string(row.table_sort)};
-        auto full = ReadItem(txn, *req.table, key);
+        auto full = txn.GetItem(req.table->id, key);
         if (!full.ok()) return fail(full.error());
         if (*full) {
-          page.table_bytes_read += value::ItemSize(**full);
-          item = std::move(**full);
-          fetched = true;
+          auto table_item = value::DecodeItem(**full);
+          if (!table_item.ok()) return fail(table_item.error());
+          item = std::move(*table_item->mutable_attributes());
+          page.table_bytes_read += value::ItemSize(*item);
+          fetched = std::move(**full);
+          stored = *fetched;
         }
       }
     }
@@ -140,17 +149,16 @@ Result<Page> ReadPage(storage::ReadTxn& txn, const storage::RangeRead& read, con
     }
     if (matches) ++page.count;
     if (matches && !req.count_only) {
+      auto proto = value::StoredItemProto(stored);
+      if (!proto.ok()) return fail(proto.error());
       if (req.projection) {
         value::AppendItemListEntry(
             value::ItemProto(req.select_list ? expr::ProjectSelectList(*req.projection, *item)
-                                             : expr::Project(*req.projection, *item)),
+                                             : expr::Project(*req.projection, *item),
+                             value::EntryOrigin::Along(*proto, &*projected_paths)),
             &page.items);
-      } else if (fetched) {
-        value::AppendItemListEntry(value::ItemProto(*item), &page.items);
       } else {
-        auto stored = value::StoredItemProto(row.item);
-        if (!stored.ok()) return fail(stored.error());
-        value::AppendItemListEntry(*stored, &page.items);
+        value::AppendItemListEntry(*proto, &page.items);
       }
     }
     if (last) {

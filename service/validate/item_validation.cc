@@ -10,6 +10,7 @@
 #include "common/base64.h"
 #include "common/entry_order.h"
 #include "service/value/decimal.h"
+#include "service/value/set_order.h"
 
 namespace pogi::service {
 namespace {
@@ -81,6 +82,7 @@ Status ValidateAt(V* v, int depth) {
       if (std::set<std::string>(vals.begin(), vals.end()).size() != static_cast<size_t>(vals.size())) {
         return DuplicatesError(vals, false);
       }
+      value::SortAsWritten(v);
       return Status::Ok();
     }
     case V::kBs: {
@@ -89,6 +91,7 @@ Status ValidateAt(V* v, int depth) {
       if (std::set<std::string>(vals.begin(), vals.end()).size() != static_cast<size_t>(vals.size())) {
         return DuplicatesError(vals, true);
       }
+      value::SortAsWritten(v);
       return Status::Ok();
     }
     case V::kNs: {
@@ -103,6 +106,7 @@ Status ValidateAt(V* v, int depth) {
       if (seen.size() != static_cast<size_t>(vals.size())) {
         return Error::Validation("Input collection contains duplicates");
       }
+      value::SortAsWritten(v);
       return Status::Ok();
     }
     case V::kM: {

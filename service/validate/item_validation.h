@@ -25,8 +25,9 @@ inline constexpr const char* kNestingError =
     "item have nested levels beyond supported limit";
 
 // Checks one value (exactly one type set, NULL is true, sets non-empty and
-// without duplicates, numbers valid, nesting within limits) and puts its
-// numbers in canonical form.
+// without duplicates, numbers valid, nesting within limits), puts its
+// numbers in canonical form and its sets' members in the order of a set
+// written whole (value::SortAsWritten).
 Status ValidateValue(v1::AttributeValue* v);
 // ValidateValue of a value that is only read, such as one inside a legacy
 // parameter (a copy is checked; its numbers stay as given).

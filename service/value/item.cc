@@ -5,6 +5,7 @@
 #include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include "common/wire_reader.h"
 #include "service/value/decimal.h"
 
 namespace pogi::value {
@@ -43,41 +44,9 @@ int64_t SignificantDigits(std::string_view n) {
 
 }  // namespace
 
-namespace {
-
-// Appends `item` serialized as a pogi.v1.Item, entry by entry (as the
-// generated code would, without first copying the map into a message).
-void AppendItemProto(const AttributeMap& item, std::string* out) {
-  using google::protobuf::internal::WireFormatLite;
-  using google::protobuf::io::CodedOutputStream;
-  constexpr uint8_t kEntryTag =
-      (v1::Item::kAttributesFieldNumber << 3) | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
-  constexpr uint8_t kKeyTag = (1 << 3) | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
-  constexpr uint8_t kValueTag = (2 << 3) | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
-  for (const auto& [name, value] : item) {
-    size_t value_size = value.ByteSizeLong();
-    size_t entry_size = 1 + CodedOutputStream::VarintSize32(static_cast<uint32_t>(name.size())) +
-                        name.size() + 1 + CodedOutputStream::VarintSize32(static_cast<uint32_t>(value_size)) +
-                        value_size;
-    size_t at = out->size();
-    out->resize(at + 1 + CodedOutputStream::VarintSize32(static_cast<uint32_t>(entry_size)) + entry_size);
-    auto* p = reinterpret_cast<uint8_t*>(out->data() + at);
-    *p++ = kEntryTag;
-    p = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(entry_size), p);
-    *p++ = kKeyTag;
-    p = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(name.size()), p);
-    p = CodedOutputStream::WriteRawToArray(name.data(), static_cast<int>(name.size()), p);
-    *p++ = kValueTag;
-    p = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(value_size), p);
-    value.SerializeWithCachedSizesToArray(p);  // sizes cached by ByteSizeLong above
-  }
-}
-
-}  // namespace
-
-std::string EncodeItem(const AttributeMap& item) {
+std::string EncodeItem(const AttributeMap& item, const EntryOrigin& origin) {
   std::string out(1, kItemFormatProtoV1);
-  AppendItemProto(item, &out);
+  AppendOrderedItem(item, origin, &out);
   return out;
 }
 
@@ -88,9 +57,9 @@ Result<std::string_view> StoredItemProto(std::string_view stored) {
   return stored.substr(1);
 }
 
-std::string ItemProto(const AttributeMap& item) {
+std::string ItemProto(const AttributeMap& item, const EntryOrigin& origin) {
   std::string out;
-  AppendItemProto(item, &out);
+  AppendOrderedItem(item, origin, &out);
   return out;
 }
 
@@ -121,6 +90,46 @@ std::optional<std::string_view> CarriedItemList(const google::protobuf::Message&
     }
   }
   return std::nullopt;
+}
+
+void CarryItem(google::protobuf::Message* message, int field_number, std::string item_proto) {
+  auto* carried = message->GetReflection()->MutableUnknownFields(message);
+  *carried->AddLengthDelimited(field_number) = std::move(item_proto);
+}
+
+std::vector<std::string_view> CarriedItems(const google::protobuf::Message& message, int field_number) {
+  std::vector<std::string_view> items;
+  const auto& carried = message.GetReflection()->GetUnknownFields(message);
+  for (int i = 0; i < carried.field_count(); ++i) {
+    const auto& f = carried.field(i);
+    if (f.number() == field_number && f.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) {
+      items.push_back(f.length_delimited());
+    }
+  }
+  return items;
+}
+
+void CarryAttributeMap(google::protobuf::Message* message, int field_number, std::string_view item_proto) {
+  auto* carried = message->GetReflection()->MutableUnknownFields(message);
+  wire::ForEachField(item_proto, v1::Item::kAttributesFieldNumber, [&](std::string_view entry) {
+    carried->AddLengthDelimited(field_number, std::string(entry));
+    return true;
+  });
+}
+
+std::optional<std::string> CarriedAttributeMap(const google::protobuf::Message& message, int field_number) {
+  const auto& carried = message.GetReflection()->GetUnknownFields(message);
+  std::optional<std::string> item;
+  for (int i = 0; i < carried.field_count(); ++i) {
+    const auto& f = carried.field(i);
+    if ((f.number() != field_number && f.number() != field_number + kCarriedFieldOffset) ||
+        f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED) {
+      continue;
+    }
+    if (!item) item.emplace();
+    AppendItemListEntry(f.length_delimited(), &*item);  // an Item's entry is framed as an ItemList's item
+  }
+  return item;
 }
 
 Result<v1::Item> DecodeItem(std::string_view bytes) {

@@ -41,7 +41,7 @@ bool SameAttributes(const value::AttributeMap& a, const value::AttributeMap& b) 
 // in DynamoDB, costs nothing).
 Status UpdateIndexes(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                      const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                     std::vector<IndexCapacity>* index_units) {
+                     std::string_view new_item_proto, std::vector<IndexCapacity>* index_units) {
   for (const Index& index : table.indexes) {
     auto old_key = old_item ? IndexKeyOf(index, *old_item) : std::nullopt;
     auto new_key = new_item ? IndexKeyOf(index, *new_item) : std::nullopt;
@@ -58,7 +58,9 @@ Status UpdateIndexes(storage::WriteTxn& txn, const Table& table, const storage::
       value::AttributeMap projected = ProjectForIndex(table, index, *new_item);
       if (old_projected && SameAttributes(*old_projected, projected)) continue;
       int64_t size = value::ItemSize(projected);
-      POGI_RETURN_IF_ERROR(txn.PutIndexEntry(index.id, *new_key, key, value::EncodeItem(projected), size));
+      POGI_RETURN_IF_ERROR(
+          txn.PutIndexEntry(index.id, *new_key, key,
+                            value::EncodeItem(projected, value::EntryOrigin::Kept(new_item_proto)), size));
       units += WriteUnits(size);
     }
     if (index_units) index_units->push_back({index.name, index.global, units});
@@ -95,8 +97,7 @@ Status UpdateCollectionSize(storage::WriteTxn& txn, const Table& table, const st
 
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item,
-                   std::vector<IndexCapacity>* index_units, ChangeSource source,
-                   std::string_view old_item_stored) {
+                   std::vector<IndexCapacity>* index_units, ChangeSource source, const ChangeForms& forms) {
   if (!old_item && !new_item) return Status::Ok();  // deleting what is not there
   // A legacy global table's member: a write made here carries the
   // aws:rep:* attributes (legacy_attributes.h); a replicated one has them
@@ -108,8 +109,12 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
     new_item = &*adorned;
   }
   if (new_item) POGI_RETURN_IF_ERROR(CheckIndexKeys(table, *new_item));
+  std::string bytes;
+  if (new_item) bytes = value::EncodeItem(*new_item, forms.new_item_origin);
   if (!table.indexes.empty()) {
-    POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item, index_units));
+    // An index entry keeps the order of the item it was projected from.
+    std::string_view item_proto = new_item ? std::string_view(bytes).substr(1) : std::string_view();
+    POGI_RETURN_IF_ERROR(UpdateIndexes(txn, table, key, old_item, new_item, item_proto, index_units));
   }
   // No vector index: one branch.
   if (!table.vector_indexes.empty()) {
@@ -120,9 +125,7 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   }
   int64_t old_size = old_item ? value::ItemSize(*old_item) : 0;
   int64_t new_size = new_item ? value::ItemSize(*new_item) : 0;
-  std::string bytes;
   if (new_item) {
-    bytes = value::EncodeItem(*new_item);
     POGI_RETURN_IF_ERROR(txn.PutItem(table.id, key, bytes, new_size));
   } else {
     POGI_RETURN_IF_ERROR(txn.DeleteItem(table.id, key));
@@ -131,7 +134,7 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   // relaxed load.
   if (table.capture && (table.stream_id != 0 || table.kinesis_queue != 0 || table.capture->feed->active()) &&
       !(old_item && new_item && SameAttributes(*old_item, *new_item))) {
-    StoredChange stored{bytes, old_item_stored, new_item ? new_size : -1, old_item ? old_size : -1};
+    StoredChange stored{bytes, forms.old_item, new_item ? new_size : -1, old_item ? old_size : -1};
     POGI_RETURN_IF_ERROR(CaptureChange(txn, table, key, old_item, new_item, stored, source));
   }
   // Not a global table: one branch. A replicated write is not replicated
@@ -148,13 +151,24 @@ Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::En
   // No read lag set: one branch and one relaxed load. Recorded before the
   // commit, so no reader sees the change without its older version; a
   // rolled-back change leaves a "version" equal to the item as it stays.
-  if (table.read_lag && table.read_lag->active()) table.read_lag->Record(table, key, old_item);
+  if (table.read_lag && table.read_lag->active())
+    table.read_lag->Record(table, key, old_item, forms.old_item);
   // Point-in-time recovery off: one branch.
   if (table.settings.pitr().enabled()) {
     POGI_RETURN_IF_ERROR(RecordHistory(txn, table, key, new_item ? &bytes : nullptr, new_size));
   }
+  if (forms.new_item) *forms.new_item = std::move(bytes);
   int64_t count_delta = (new_item ? 1 : 0) - (old_item ? 1 : 0);
   return txn.AdjustCounters(table.id, count_delta, new_size - old_size);
+}
+
+Error WithStoredItem(Error e, std::string_view stored) {
+  if (stored.empty() || !e.detail() || !e.detail()->has_item()) return e;
+  auto detail = std::make_shared<v1::ErrorDetail>(*e.detail());
+  detail->mutable_item()->Clear();
+  value::CarryAttributeMap(detail->mutable_item(), v1::Item::kAttributesFieldNumber, stored.substr(1));
+  e.set_detail(std::move(detail));
+  return e;
 }
 
 Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const Table& seen) {
@@ -164,7 +178,8 @@ Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const 
 }
 
 Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& seen,
-                              const storage::EncodedKey& key, const Decide& decide, ChangeSource source) {
+                              const storage::EncodedKey& key, const Decide& decide, ChangeSource source,
+                              const value::PathTree* updated) {
   ItemChange change;
   std::optional<value::AttributeMap> previous;  // the new item of the run before
   Status s = storage.WriteItems([&](storage::WriteTxn& txn) -> Status {
@@ -174,14 +189,28 @@ Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog,
     const Table& table = *current;
     // The stored bytes stay at hand for the change's stream record.
     POGI_ASSIGN_OR_RETURN(auto old_bytes, txn.GetItem(table.id, key));
+    ChangeForms forms;
     if (old_bytes) {
       POGI_ASSIGN_OR_RETURN(auto item, value::DecodeItem(*old_bytes));
       change.old_item = std::move(*item.mutable_attributes());
+      forms.old_item = *old_bytes;
     }
-    POGI_ASSIGN_OR_RETURN(change.new_item, decide(change.old_item ? &*change.old_item : nullptr, &previous));
-    return ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,
-                       change.new_item ? &*change.new_item : nullptr, &change.index_units, source,
-                       old_bytes ? std::string_view(*old_bytes) : std::string_view());
+    auto decided = decide(change.old_item ? &*change.old_item : nullptr, &previous);
+    if (!decided.ok()) return WithStoredItem(std::move(decided).error(), forms.old_item);
+    change.new_item = std::move(*decided);
+    // An update keeps the order of the maps it did not reach; a put's come
+    // from its request.
+    if (updated) {
+      forms.new_item_origin = value::EntryOrigin::Along(
+          forms.old_item.empty() ? std::string_view() : forms.old_item.substr(1), updated);
+    }
+    forms.new_item = &change.new_proto;
+    POGI_RETURN_IF_ERROR(ApplyChange(txn, table, key, change.old_item ? &*change.old_item : nullptr,
+                                     change.new_item ? &*change.new_item : nullptr, &change.index_units,
+                                     source, forms));
+    if (old_bytes) change.old_proto = old_bytes->substr(1);
+    if (!change.new_proto.empty()) change.new_proto.erase(0, 1);  // the format byte
+    return Status::Ok();
   });
   POGI_RETURN_IF_ERROR(s);
   return change;

@@ -20,6 +20,17 @@ struct ItemChange {
   std::optional<value::AttributeMap> old_item;  // before the write, if any
   std::optional<value::AttributeMap> new_item;  // after the write; nullopt: deleted
   std::vector<IndexCapacity> index_units;       // write units charged to indexes
+  // The serialized pogi.v1.Items as stored (value::StoredItemProto), in
+  // their order: what ReturnValues answer. Empty where there is no item.
+  std::string old_proto, new_proto;
+};
+
+// The stored forms around one change: what need not be encoded again, and
+// what decides the order of the new item's maps (value::EntryOrigin).
+struct ChangeForms {
+  std::string_view old_item;           // the old item as stored, when at hand
+  value::EntryOrigin new_item_origin;  // where the new item's maps take their order from
+  std::string* new_item = nullptr;     // receives the new item as stored
 };
 
 // The item stored under `key`, if any.
@@ -36,12 +47,12 @@ Result<std::optional<value::AttributeMap>> ReadItem(storage::ReadTxn& txn, const
 // The change's stream record (tables with a stream) is written in the same
 // transaction, and watchers of the change feed get it after the commit; a
 // write that leaves the item as it was produces neither.
-// `old_item_stored`, when not empty, is the old item's stored form as read
+// `forms.old_item`, when not empty, is the old item's stored form as read
 // (the record's old image is then copied from it, not encoded again).
 Status ApplyChange(storage::WriteTxn& txn, const Table& table, const storage::EncodedKey& key,
                    const value::AttributeMap* old_item, const value::AttributeMap* new_item,
                    std::vector<IndexCapacity>* index_units = nullptr,
-                   ChangeSource source = ChangeSource::kRequest, std::string_view old_item_stored = {});
+                   ChangeSource source = ChangeSource::kRequest, const ChangeForms& forms = {});
 
 // Decides the new item from the old one (null when there is none): the new
 // item, nullopt to delete, or an error (a failed condition) to write nothing.
@@ -57,9 +68,15 @@ using Decide = std::function<Result<std::optional<value::AttributeMap>>(
 // does when the table is gone.
 Result<std::shared_ptr<const Table>> CurrentTable(const Catalog& catalog, const Table& seen);
 
-// One atomic read-decide-write of one item.
+// `e` with the item a failed condition returns (ReturnValuesOnConditionCheckFailure
+// ALL_OLD) carried as `stored`, the item as stored, so that it keeps its order.
+Error WithStoredItem(Error e, std::string_view stored);
+
+// One atomic read-decide-write of one item. An update passes the paths its
+// decide fills (value::PathTree), which order the new item's maps.
 Result<ItemChange> ModifyItem(storage::Storage& storage, const Catalog& catalog, const Table& table,
                               const storage::EncodedKey& key, const Decide& decide,
-                              ChangeSource source = ChangeSource::kRequest);
+                              ChangeSource source = ChangeSource::kRequest,
+                              const value::PathTree* updated = nullptr);
 
 }  // namespace pogi::service

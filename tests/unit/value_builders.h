@@ -3,9 +3,19 @@
 
 #include <string>
 
+#include "common/result.h"
 #include "pogi/v1/dynamodb.pb.h"
+#include "service/value/decoded.h"
 
 namespace pogi::test {
+
+// An engine's answer as a gRPC client reads it, the items it carries as
+// bytes decoded into its fields (service/value/decoded.h).
+template <typename M>
+Result<M> Decode(Result<M> answer) {
+  if (!answer.ok()) return answer;
+  return value::Decoded(*answer);
+}
 
 inline v1::AttributeValue S(std::string s) {
   v1::AttributeValue v;

@@ -79,5 +79,24 @@ TEST(EntryOrderTest, FirstFailureIsTheFirstBadEntryTheClientWrote) {
   EXPECT_EQ(FirstFailureInClientOrder(kMap, Error::Validation("found"), none).message(), "found");
 }
 
+TEST(ListedEntryOrderTest, AListedMapInItsOrderElseTheOuterOrder) {
+  const std::vector<std::vector<std::string>> listed = {{"ccc", "b", "aa"}, {"x", "y"}};
+  LongestFirst outer(true);
+  ListedEntryOrder order(&listed, &outer);
+  EntryOrderScope scope(&order);
+  EXPECT_EQ(Names(ClientOrder(kMap)), (std::vector<std::string>{"ccc", "b", "aa"}));
+  EXPECT_EQ(outer.asked, 0);
+  const std::map<std::string, int> unlisted = {{"dd", 1}, {"e", 2}};
+  EXPECT_EQ(Names(ClientOrder(unlisted)), (std::vector<std::string>{"dd", "e"}));  // the outer's answer
+  EXPECT_EQ(outer.asked, 1);
+}
+
+TEST(ListedEntryOrderTest, TwoListingsThatDisagreeAreNotKnown) {
+  const std::vector<std::vector<std::string>> listed = {{"b", "aa", "ccc"}, {"ccc", "aa", "b"}};
+  ListedEntryOrder order(&listed, nullptr);
+  EntryOrderScope scope(&order);
+  EXPECT_EQ(Names(ClientOrder(kMap)), (std::vector<std::string>{"aa", "b", "ccc"}));  // name order
+}
+
 }  // namespace
 }  // namespace pogi

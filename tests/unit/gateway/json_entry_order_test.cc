@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "gateway/json_codec.h"
+#include "pogi/v1/dynamodb.pb.h"
+
 namespace pogi::gateway {
 namespace {
 
@@ -50,6 +53,26 @@ TEST(JsonEntryOrderTest, ADeeplyNestedBodyIsWalkedWithoutRecursion) {
   for (int i = 0; i < 200000; ++i) body += ']';
   body += '}';
   EXPECT_EQ(Order(body, {"a", "b"}), (std::vector<std::string>{"b", "a"}));
+}
+
+// An item's attributes: the order JsonToMessage recorded while it decoded
+// the body, without parsing it again (the body given here is not even JSON).
+TEST(JsonEntryOrderTest, AnItemsOrderComesFromTheDecode) {
+  const std::string body =
+      R"({"TableName": "t", "Item": {"z": {"S": "a"}, "m": {"M": {"y": {"S": "b"}, "b": {"S": "c"}}}, "a": {"N": "1"}}})";
+  v1::PutItemRequest req;
+  MapKeyOrders recorded;
+  ASSERT_TRUE(JsonToMessage(body, &req, &recorded).ok());
+  ASSERT_EQ(recorded.size(), 2u);  // the item and its map value
+  JsonEntryOrder order("not JSON", &recorded);
+  std::vector<const std::string*> names;
+  for (const auto& [name, value] : req.item().attributes()) names.push_back(&name);
+  ASSERT_TRUE(order.Sort(names));
+  EXPECT_EQ((std::vector<std::string>{*names[0], *names[1], *names[2]}), (std::vector<std::string>{"z", "m", "a"}));
+  std::vector<const std::string*> nested;
+  for (const auto& [name, value] : req.item().attributes().at("m").m().fields()) nested.push_back(&name);
+  ASSERT_TRUE(order.Sort(nested));
+  EXPECT_EQ((std::vector<std::string>{*nested[0], *nested[1]}), (std::vector<std::string>{"y", "b"}));
 }
 
 }  // namespace

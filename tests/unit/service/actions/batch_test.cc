@@ -17,6 +17,7 @@ namespace {
 
 using V = v1::AttributeValue;
 
+using test::Decode;
 using test::N;
 using test::S;
 
@@ -191,7 +192,7 @@ TEST_F(BatchTest, WriteThenGetOverTables) {
   (*g.mutable_request_items())["hash"].set_projection_expression("n");
   (*g.mutable_request_items())["hash"].set_consistent_read(true);
   g.set_return_consumed_capacity("TOTAL");
-  auto gr = engine_->BatchGetItem(g);
+  auto gr = Decode(engine_->BatchGetItem(g));
   ASSERT_TRUE(gr.ok()) << gr.error().message();
   ASSERT_EQ(gr->responses().at("hash").items_size(), 1);
   EXPECT_EQ(gr->responses().at("hash").items(0).attributes().at("n").n(), "1.5");
@@ -314,7 +315,7 @@ TEST_F(BatchTest, GetStopsAt16MegabytesAndReturnsTheRest) {
   v1::BatchGetItemRequest g;
   for (int i = 0; i < n; ++i) AddKey(&g, "hash", ItemOf({{"pk", S("k" + std::to_string(100 + i))}}));
   (*g.mutable_request_items())["hash"].set_consistent_read(true);
-  auto r = engine_->BatchGetItem(g);
+  auto r = Decode(engine_->BatchGetItem(g));
   ASSERT_TRUE(r.ok()) << r.error().message();
   int got = r->responses().at("hash").items_size();
   const auto& left = r->unprocessed_keys().at("hash");

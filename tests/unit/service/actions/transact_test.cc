@@ -19,6 +19,7 @@ namespace {
 
 using V = v1::AttributeValue;
 
+using test::Decode;
 using test::N;
 using test::S;
 
@@ -63,7 +64,7 @@ class TransactTest : public ::testing::Test {
     v1::GetItemRequest req;
     req.set_table_name("acct");
     (*req.mutable_key()->mutable_attributes())["pk"] = S(pk);
-    auto r = engine_->GetItem(req);
+    auto r = Decode(engine_->GetItem(req));
     if (!r.ok() || !r->has_item()) return "(none)";
     return r->item().attributes().at("balance").n();
   }
@@ -130,7 +131,9 @@ TEST_F(TransactTest, FailedConditionCancelsEverything) {
             "[ConditionalCheckFailed, "
             "None]");
   EXPECT_EQ(Codes(r.error()), (std::vector<std::string>{"ConditionalCheckFailed", "None"}));
-  const auto& reason = r.error().detail()->cancellation_reasons(0);
+  // The item comes carried as stored (value/decoded.h).
+  const v1::ErrorDetail detail = value::Decoded(*r.error().detail());
+  const auto& reason = detail.cancellation_reasons(0);
   EXPECT_EQ(reason.message(), "The conditional request failed");
   EXPECT_EQ(reason.item().attributes().at("balance").n(), "100");  // ALL_OLD
   EXPECT_FALSE(r.error().detail()->cancellation_reasons(1).has_message());
@@ -225,7 +228,7 @@ TEST_F(TransactTest, GetReadsOneSnapshotWithProjection) {
     g->set_projection_expression("balance");
   }
   req.set_return_consumed_capacity("TOTAL");
-  auto r = engine_->TransactGetItems(req);
+  auto r = Decode(engine_->TransactGetItems(req));
   ASSERT_TRUE(r.ok()) << r.error().message();
   ASSERT_EQ(r->responses_size(), 3);
   EXPECT_EQ(r->responses(0).item().attributes().at("balance").n(), "100");

@@ -20,6 +20,7 @@ using V = v1::AttributeValue;
 
 inline constexpr char kOne[] = "1 validation error detected: ";
 
+using test::Decode;
 using test::N;
 using test::S;
 
@@ -99,7 +100,7 @@ class EngineTest : public ::testing::Test {
     for (auto& [k, v] : item) (*req.mutable_item()->mutable_attributes())[k] = v;
     if (!return_values.empty()) req.set_return_values(return_values);
     if (!capacity.empty()) req.set_return_consumed_capacity(capacity);
-    return engine_->PutItem(req);
+    return Decode(engine_->PutItem(req));
   }
 
   Result<v1::GetItemResponse> Get(const std::string& table, std::vector<std::pair<std::string, V>> key,
@@ -109,7 +110,7 @@ class EngineTest : public ::testing::Test {
     for (auto& [k, v] : key) (*req.mutable_key()->mutable_attributes())[k] = v;
     if (!capacity.empty()) req.set_return_consumed_capacity(capacity);
     if (consistent) req.set_consistent_read(true);
-    return engine_->GetItem(req);
+    return Decode(engine_->GetItem(req));
   }
 
   Result<v1::DeleteItemResponse> Delete(const std::string& table, std::vector<std::pair<std::string, V>> key,
@@ -120,7 +121,7 @@ class EngineTest : public ::testing::Test {
     for (auto& [k, v] : key) (*req.mutable_key()->mutable_attributes())[k] = v;
     if (!return_values.empty()) req.set_return_values(return_values);
     if (!capacity.empty()) req.set_return_consumed_capacity(capacity);
-    return engine_->DeleteItem(req);
+    return Decode(engine_->DeleteItem(req));
   }
 
   v1::TableDescription Describe(const std::string& name) {

@@ -67,7 +67,7 @@ class GlobalTableFixture : public ::testing::Test {
     auto req = Named<v1::GetItemRequest>();
     (*req.mutable_key()->mutable_attributes())["pk"] = test::S(pk);
     req.set_consistent_read(true);
-    auto r = engine_->GetItem(req);
+    auto r = test::Decode(engine_->GetItem(req));
     EXPECT_TRUE(r.ok()) << r.error().message();
     if (!r.ok() || !r->has_item()) return "(none)";
     return r->item().attributes().at("v").s();

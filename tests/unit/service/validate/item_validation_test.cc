@@ -195,9 +195,10 @@ TEST(ItemValidationTest, NumbersAreCanonicalized) {
   EXPECT_EQ(z.n(), "0");
   V ns = NS({"+3", "2.50", "1E-2"});
   ASSERT_TRUE(ValidateValue(&ns).ok());
-  EXPECT_EQ(ns.ns().values(0), "3");
+  // Canonical, and in order of value (value/set_order.h).
+  EXPECT_EQ(ns.ns().values(0), "0.01");
   EXPECT_EQ(ns.ns().values(1), "2.5");
-  EXPECT_EQ(ns.ns().values(2), "0.01");
+  EXPECT_EQ(ns.ns().values(2), "3");
   // Inside documents too.
   AttributeMap item = Item({{"m", M({{"x", L({N("10.0")})}})}});
   ASSERT_TRUE(ValidateAttributes(&item).ok());

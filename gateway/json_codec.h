@@ -23,7 +23,8 @@ using MapKeyOrders = std::vector<std::vector<const std::string*>>;
 // `map_orders`, also records the key order of every attribute map of two
 // entries or more (the order pogi stores an item's attributes in depends on
 // it: service/value/attribute_order.h).
-Status JsonToMessage(std::string_view json, google::protobuf::Message* out, MapKeyOrders* map_orders = nullptr);
+Status JsonToMessage(std::string_view json, google::protobuf::Message* out,
+                     MapKeyOrders* map_orders = nullptr);
 
 // Appends the DynamoDB JSON of `message` to *out.
 void MessageToJson(const google::protobuf::Message& message, std::string* out);

@@ -26,32 +26,19 @@ size_t GrowFor(size_t capacity, size_t n) {
 
 }  // namespace
 
-uint32_t JavaMapHash(std::string_view utf8) {
+uint32_t JavaStringHash(std::string_view utf8) {
   uint32_t h = 0;
   auto add = [&h](uint32_t unit) { h = 31 * h + unit; };
   for (size_t i = 0; i < utf8.size();) {
-    auto b = static_cast<uint8_t>(utf8[i]);
-    uint32_t cp;
-    size_t len;
-    if (b < 0x80) {
-      cp = b, len = 1;
-    } else if (b >= 0xC2 && b < 0xE0) {
-      cp = b & 0x1F, len = 2;
-    } else if (b >= 0xE0 && b < 0xF0) {
-      cp = b & 0x0F, len = 3;
-    } else if (b >= 0xF0 && b < 0xF5) {
-      cp = b & 0x07, len = 4;
-    } else {
-      cp = 0xFFFD, len = 1;
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > utf8.size()) {
+      add(c);
+      ++i;
+      continue;
     }
-    if (len > 1) {
-      if (i + len > utf8.size()) {
-        cp = 0xFFFD, len = 1;
-      } else {
-        for (size_t k = 1; k < len; ++k) cp = cp << 6 | (static_cast<uint8_t>(utf8[i + k]) & 0x3F);
-      }
-    }
-    i += len;
+    uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+    for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + k]) & 0x3F);
     if (cp >= 0x10000) {
       cp -= 0x10000;
       add(0xD800 + (cp >> 10));
@@ -59,7 +46,13 @@ uint32_t JavaMapHash(std::string_view utf8) {
     } else {
       add(cp);
     }
+    i += len;
   }
+  return h;
+}
+
+uint32_t JavaMapHash(std::string_view utf8) {
+  uint32_t h = JavaStringHash(utf8);
   return h ^ (h >> 16);
 }
 

@@ -35,8 +35,10 @@
 
 namespace pogi::value {
 
-// Java's String.hashCode of the UTF-16 form of `utf8`, spread as HashMap
-// spreads it (h ^ h >>> 16). Bytes that are not UTF-8 count as U+FFFD.
+// Java's String.hashCode of the UTF-16 form of `utf8`: 31*h + c over its
+// code units (a byte that does not decode counts as one unit of its value).
+uint32_t JavaStringHash(std::string_view utf8);
+// The same, spread as HashMap spreads it (h ^ h >>> 16).
 uint32_t JavaMapHash(std::string_view utf8);
 
 // The table size of a java.util.HashMap holding `n` entries, by how it was

@@ -68,7 +68,8 @@ TEST(JsonEntryOrderTest, AnItemsOrderComesFromTheDecode) {
   std::vector<const std::string*> names;
   for (const auto& [name, value] : req.item().attributes()) names.push_back(&name);
   ASSERT_TRUE(order.Sort(names));
-  EXPECT_EQ((std::vector<std::string>{*names[0], *names[1], *names[2]}), (std::vector<std::string>{"z", "m", "a"}));
+  EXPECT_EQ((std::vector<std::string>{*names[0], *names[1], *names[2]}),
+            (std::vector<std::string>{"z", "m", "a"}));
   std::vector<const std::string*> nested;
   for (const auto& [name, value] : req.item().attributes().at("m").m().fields()) nested.push_back(&name);
   ASSERT_TRUE(order.Sort(nested));
